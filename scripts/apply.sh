@@ -1,0 +1,74 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# apply.sh: apply the series in patches/ to the pristine tree.
+#
+# Usage: scripts/apply.sh [-h]         (make apply)
+#
+# Applies every patches/NNNN-*.patch except the cover letter, in order,
+# with git am on the scratch work tree build/<tree>/am, then checks the
+# result out in build/<tree>/src. Only files that differ from the last
+# applied series are rewritten there, so the kernel build that follows
+# stays incremental. An empty series is valid and yields the pristine
+# tree. A patch that does not apply is named together with the kernel
+# version, and the work tree that gets built is left as it was.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+vs_want_help "${1:-}"
+
+series_id() {
+	local p
+	{
+		git -C "$VS_SRC" rev-parse pristine
+		while read -r p; do
+			printf '%s ' "$(basename "$p")"
+			sha1sum <"$p"
+		done < <(vs_series)
+	} | sha1sum | cut -c1-40
+}
+
+# Refuse to throw away work done in the work tree that gets built.
+check_src_clean() {
+	local head applied
+	[[ -z $(git -C "$VS_SRC" status --porcelain --untracked-files=no) ]] ||
+		vs_die "$VS_SRC has uncommitted changes: commit them (git commit --fixup=<commit>) and run 'make patches', or discard them with 'git -C $VS_SRC checkout -- .'"
+	head=$(git -C "$VS_SRC" rev-parse HEAD)
+	applied=$(cut -d' ' -f2 "$VS_BUILD/applied" 2>/dev/null || true)
+	[[ $head == "$(git -C "$VS_SRC" rev-parse pristine)" || $head == "$applied" ]] ||
+		vs_die "$VS_SRC has commits that are not in patches/ (HEAD $head): run 'make patches' to fold them into the series first"
+}
+
+am_series() {
+	local p out version
+	version=$(make -s -C "$VS_AM" kernelversion)
+	git -C "$VS_AM" am --abort >/dev/null 2>&1 || true
+	vs_git -C "$VS_AM" reset -q --hard pristine
+	vs_git -C "$VS_AM" clean -q -fdx
+	while read -r p; do
+		if ! out=$(vs_git -C "$VS_AM" am -q --keep-cr "$p" 2>&1); then
+			vs_git -C "$VS_AM" am --abort >/dev/null 2>&1 || true
+			vs_git -C "$VS_AM" reset -q --hard pristine
+			printf '%s\n' "$out" >&2
+			vs_die "patch ${p#"$VS_ROOT"/} does not apply to Linux $version ($VS_SRC); nothing was changed in that tree"
+		fi
+	done < <(vs_series)
+}
+
+main() {
+	local id head n
+	vs_init
+	[[ -d $VS_SRC/.git && -d $VS_AM ]] || vs_die "no source tree in $VS_BUILD: run 'make source' first"
+	check_src_clean
+	id=$(series_id)
+	n=$(vs_series | wc -l)
+	if [[ -f $VS_BUILD/applied && $(cut -d' ' -f1 "$VS_BUILD/applied") == "$id" ]]; then
+		vs_stage "apply: $n patches already applied"
+		return
+	fi
+	am_series
+	head=$(git -C "$VS_AM" rev-parse HEAD)
+	vs_git -C "$VS_SRC" checkout -q --detach "$head"
+	printf '%s %s\n' "$id" "$head" >"$VS_BUILD/applied"
+	vs_stage "apply: $n patches applied, $VS_SRC at $(git -C "$VS_SRC" log -1 --format='%h %s')"
+}
+
+main "$@"

@@ -1,0 +1,54 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# /init of the test initramfs (busybox sh). The mode comes from the
+# kernel command line: vsysinfo.mode=test|bench|shell|probe.
+#   test   run_kselftest.sh for the vDSO collection, then the kernel log
+#   bench  the vdso_test_sysinfo benchmark
+#   shell  an interactive shell on the console
+#   probe  print a marker and stop (used to find out whether KVM works)
+# Every mode but shell ends with reboot -f, which QEMU's -no-reboot
+# turns into an exit. Output between VSYSINFO-* markers is parsed by the
+# host (scripts/results.sh).
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mount -t tmpfs tmpfs /tmp
+mkdir -p /dev/shm && mount -t tmpfs tmpfs /dev/shm
+
+mode=shell
+for arg in $(cat /proc/cmdline); do
+	case "$arg" in
+	vsysinfo.mode=*) mode=${arg#vsysinfo.mode=} ;;
+	esac
+done
+
+echo "VSYSINFO-INIT mode=$mode kernel=$(uname -r)"
+
+case "$mode" in
+test)
+	echo "VSYSINFO-KTAP-BEGIN"
+	collections="-c vDSO"
+	grep -q '^vsysinfo:' /kselftest/kselftest-list.txt &&
+		collections="$collections -c vsysinfo"
+	cd /kselftest && ./run_kselftest.sh $collections
+	echo "VSYSINFO-KTAP-END"
+	echo "VSYSINFO-DMESG-BEGIN"
+	dmesg
+	echo "VSYSINFO-DMESG-END"
+	;;
+bench)
+	echo "VSYSINFO-BENCH-BEGIN"
+	/kselftest/vDSO/vdso_test_sysinfo bench
+	echo "VSYSINFO-BENCH-END"
+	;;
+probe)
+	echo "VSYSINFO-PROBE-OK"
+	;;
+*)
+	echo "Interactive shell: the tests are in /kselftest, leave with 'reboot -f'."
+	setsid cttyhack sh
+	;;
+esac
+echo "VSYSINFO-DONE"
+reboot -f

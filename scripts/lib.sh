@@ -1,0 +1,99 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers for the vsysinfo scripts. Source it; do not run it.
+#
+# Every stage script sources this file, calls vs_init, and then uses:
+#   vs_stage NAME       print a progress line with the elapsed time
+#   vs_die MSG...       print "error: MSG" to stderr and exit 1
+#   vs_need TOOL PKG    fail unless TOOL is on PATH, naming the package
+#   vs_logged LOG CMD   run CMD with its output in LOG; on failure print
+#                       the log's last lines and its path, and fail
+
+# Repository root, whatever directory the caller runs from.
+VS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+VS_START=${VS_START:-$(date +%s)}
+export VS_START
+
+vs_log() { printf '%s\n' "$*" >&2; }
+
+vs_die() {
+	printf 'error: %s\n' "$*" >&2
+	exit 1
+}
+
+vs_stage() {
+	local now
+	now=$(date +%s)
+	printf '[%4ds] %s\n' "$((now - VS_START))" "$*"
+}
+
+# vs_need TOOL PACKAGE: the Debian package that provides TOOL.
+vs_need() {
+	command -v "$1" >/dev/null 2>&1 ||
+		vs_die "'$1' not found: install Debian package '$2' (apt-get install $2), or run 'make deps' as root"
+}
+
+# vs_logged LOG CMD...: run CMD, keep its output in LOG.
+vs_logged() {
+	local log=$1
+	shift
+	mkdir -p "$(dirname "$log")"
+	if ! "$@" >"$log" 2>&1; then
+		vs_log "---- last 30 lines of $log ----"
+		tail -n 30 "$log" >&2
+		vs_log "---- full log: $log ----"
+		vs_die "'$*' failed; see $log"
+	fi
+}
+
+# vs_init: resolve the source tree and the build folder for it.
+#   KSRC unset: Debian's linux-source-6.12, build folder build/debian
+#   KSRC set:   a copy of that tree, build folder build/ksrc-<name>-<hash>
+# Exports VS_BUILD (build folder), VS_SRC (patched work tree),
+# VS_AM (scratch work tree for git am), VS_OBJ (kernel O= folder),
+# VS_LOGS, VS_KST (kselftest install), VS_PATCHES.
+vs_init() {
+	local id
+	VS_BUILD_ROOT=${BUILD:-$VS_ROOT/build}
+	if [[ -n ${KSRC:-} ]]; then
+		[[ -d $KSRC ]] || vs_die "KSRC=$KSRC is not a directory"
+		KSRC=$(cd "$KSRC" && pwd)
+		id="ksrc-$(basename "$KSRC")-$(printf '%s' "$KSRC" | sha1sum | cut -c1-8)"
+	else
+		id=debian
+	fi
+	VS_BUILD=$VS_BUILD_ROOT/$id
+	VS_SRC=$VS_BUILD/src
+	VS_AM=$VS_BUILD/am
+	VS_OBJ=$VS_BUILD/obj
+	VS_LOGS=$VS_BUILD/logs
+	VS_KST=$VS_BUILD/kselftest
+	VS_PATCHES=${PATCHES:-$VS_ROOT/patches}
+	export VS_BUILD VS_SRC VS_AM VS_OBJ VS_LOGS VS_KST VS_PATCHES
+	mkdir -p "$VS_LOGS"
+}
+
+# Fixed identity and dates for the pristine commit and git am, so that
+# the same series always yields the same commits and patches.
+vs_git() {
+	GIT_AUTHOR_NAME=vsysinfo GIT_AUTHOR_EMAIL=vsysinfo@localhost \
+	GIT_COMMITTER_NAME=vsysinfo GIT_COMMITTER_EMAIL=vsysinfo@localhost \
+	GIT_COMMITTER_DATE='2000-01-01T00:00:00Z' \
+	GIT_AUTHOR_DATE='2000-01-01T00:00:00Z' \
+		git -c core.hooksPath=/dev/null -c advice.detachedHead=false "$@"
+}
+
+# The series: every patch in patches/ except the cover letter, in order.
+vs_series() {
+	find "$VS_PATCHES" -maxdepth 1 -name '[0-9]*.patch' ! -name '0000-*' | sort
+}
+
+# Print usage from the script's leading comment block.
+vs_usage() {
+	sed -n '3,/^[^#]/{/^#/{s/^# \{0,1\}//;p}}' "$0"
+}
+
+vs_want_help() {
+	case "${1:-}" in
+	-h|--help) vs_usage; exit 0 ;;
+	esac
+}

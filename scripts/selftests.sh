@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# selftests.sh: build and install the vDSO kselftests.
+#
+# Usage: scripts/selftests.sh [-h]     (make selftests)
+#
+# Runs kselftest's own build and install step for TARGETS=vDSO into
+# build/<tree>/kselftest (run_kselftest.sh, kselftest-list.txt, vDSO/).
+# When the built vdso64.so exports __vdso_sysinfo, it also links
+# scripts/vdso_linked_sysinfo.c directly against that vdso64.so and
+# installs it as collection 'vsysinfo'. Log: build/<tree>/logs/selftests.log.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+vs_want_help "${1:-}"
+
+build_kselftest() {
+	vs_stage "selftests: building TARGETS=vDSO"
+	rm -rf "$VS_KST"
+	vs_logged "$VS_LOGS/selftests.log" \
+		make -C "$VS_SRC/tools/testing/selftests" TARGETS=vDSO \
+		O="$VS_OBJ" install INSTALL_PATH="$VS_KST"
+	[[ -x $VS_KST/run_kselftest.sh && -s $VS_KST/kselftest-list.txt ]] ||
+		vs_die "kselftest install in $VS_KST is incomplete; see $VS_LOGS/selftests.log"
+}
+
+# The seed's method: gcc -o test test.c vdso64.so
+build_linked() {
+	local vdso=$VS_OBJ/arch/x86/entry/vdso/vdso64.so
+	if ! nm -D "$vdso" | grep -qw __vdso_sysinfo; then
+		vs_stage "selftests: $vdso has no __vdso_sysinfo, not building vdso_linked_sysinfo"
+		return
+	fi
+	mkdir -p "$VS_KST/vsysinfo"
+	vs_logged "$VS_LOGS/selftests-linked.log" \
+		gcc -O2 -Wall -Werror -I"$VS_SRC/tools/testing/selftests/vDSO" \
+		-o "$VS_KST/vsysinfo/vdso_linked_sysinfo" \
+		"$VS_ROOT/scripts/vdso_linked_sysinfo.c" "$vdso"
+	printf 'vsysinfo:vdso_linked_sysinfo\n' >>"$VS_KST/kselftest-list.txt"
+}
+
+main() {
+	vs_init
+	[[ -f $VS_OBJ/arch/x86/entry/vdso/vdso64.so ]] ||
+		vs_die "no kernel build in $VS_OBJ: run 'make kernel' first"
+	vs_need gcc gcc
+	vs_need nm binutils
+	build_kselftest
+	build_linked
+	vs_stage "selftests: $(wc -l <"$VS_KST/kselftest-list.txt") tests installed in ${VS_KST#"$VS_ROOT"/}"
+}
+
+main "$@"

@@ -1,0 +1,100 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# source.sh: prepare a pristine kernel tree as a git repository.
+#
+# Usage: scripts/source.sh [-h]        (make source)
+#
+# Without KSRC, unpacks Debian's /usr/src/linux-source-6.12.tar.xz
+# (package linux-source-6.12) into build/debian/src. With KSRC=/path,
+# copies that tree into build/ksrc-<name>-<hash>/src; the tree at KSRC
+# is only read, never modified. Either way the copy is committed as
+# branch 'pristine' (git add -f: Debian's .gitignore ignores every
+# top-level entry), and a second work tree 'am' is added for git am.
+# Nothing is redone while the source has not changed.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+vs_want_help "${1:-}"
+
+TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+
+# What the current source is: a new value means the tree must be redone.
+source_id() {
+	if [[ -n ${KSRC:-} ]]; then
+		if git -C "$KSRC" rev-parse --git-dir >/dev/null 2>&1; then
+			printf 'ksrc %s %s %s\n' "$KSRC" \
+				"$(git -C "$KSRC" rev-parse HEAD)" \
+				"$(git -C "$KSRC" status --porcelain | sha1sum | cut -c1-12)"
+		else
+			printf 'ksrc %s\n' "$KSRC"
+		fi
+	else
+		printf 'tarball %s %s\n' "$TARBALL" "$(stat -c '%s %Y' "$TARBALL")"
+	fi
+}
+
+check_ksrc() {
+	[[ -f $KSRC/Makefile && -f $KSRC/Kconfig && -d $KSRC/arch/x86/entry/vdso &&
+	   -f $KSRC/scripts/checkpatch.pl ]] ||
+		vs_die "KSRC=$KSRC is not a Linux kernel source tree (no Makefile, Kconfig, arch/x86/entry/vdso or scripts/checkpatch.pl)"
+	grep -q '^PATCHLEVEL' "$KSRC/Makefile" ||
+		vs_die "KSRC=$KSRC/Makefile has no kernel version: not a Linux kernel tree"
+	[[ ! -e $KSRC/.config && ! -e $KSRC/include/config ]] ||
+		vs_die "KSRC=$KSRC holds an in-tree build (.config, include/config): run 'make mrproper' there, or use a clean tree"
+}
+
+# Fill $1 with the kernel source.
+fetch_source() {
+	local dest=$1
+	if [[ -n ${KSRC:-} ]]; then
+		vs_stage "source: copying $KSRC"
+		mkdir -p "$dest"
+		tar -C "$KSRC" --exclude=.git -cf - . | tar -C "$dest" -xf -
+	else
+		[[ -f $TARBALL ]] ||
+			vs_die "$TARBALL not found: install Debian package linux-source-6.12 (make deps), or set KSRC=/path/to/linux"
+		vs_stage "source: unpacking $TARBALL"
+		mkdir -p "$dest.unpack"
+		tar -C "$dest.unpack" -xf "$TARBALL"
+		mv "$dest.unpack"/linux-source-* "$dest"
+		rmdir "$dest.unpack"
+	fi
+}
+
+commit_pristine() {
+	local tree=$1 version
+	version=$(make -s -C "$tree" kernelversion 2>/dev/null) ||
+		vs_die "cannot read the kernel version of $tree"
+	git -C "$tree" init -q -b pristine
+	vs_git -C "$tree" add -f -A
+	vs_git -C "$tree" commit -q -m "Linux $version (pristine)"
+	vs_git -C "$tree" worktree add -q --detach ../am pristine
+	vs_git -C "$tree" checkout -q --detach pristine
+}
+
+main() {
+	local id tmp
+	vs_init
+	[[ -z ${KSRC:-} ]] || check_ksrc
+	id=$(source_id)
+	if [[ -d $VS_SRC/.git && -f $VS_BUILD/source.id &&
+	      $(cat "$VS_BUILD/source.id") == "$id" ]]; then
+		vs_stage "source: $VS_SRC is up to date"
+		return
+	fi
+	# Build the new tree beside the old one and swap at the end, so an
+	# interrupted run leaves nothing half-done behind.
+	tmp=$VS_BUILD/new
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
+	fetch_source "$tmp/src"
+	commit_pristine "$tmp/src"
+	rm -rf "$VS_SRC" "$VS_AM" "$VS_OBJ" "$VS_BUILD"/*.stamp "$VS_BUILD/applied"
+	mv "$tmp/src" "$VS_SRC"
+	mv "$tmp/am" "$VS_AM"
+	rmdir "$tmp"
+	git -C "$VS_SRC" worktree repair "$VS_AM" >/dev/null 2>&1
+	printf '%s\n' "$id" >"$VS_BUILD/source.id"
+	vs_stage "source: $(git -C "$VS_SRC" log -1 --format=%s pristine) in $VS_SRC"
+}
+
+main "$@"
