@@ -15,17 +15,6 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 vs_want_help "${1:-}"
 
-series_id() {
-	local p
-	{
-		git -C "$VS_SRC" rev-parse pristine
-		while read -r p; do
-			printf '%s ' "$(basename "$p")"
-			sha1sum <"$p"
-		done < <(vs_series)
-	} | sha1sum | cut -c1-40
-}
-
 # Refuse to throw away work done in the work tree that gets built.
 check_src_clean() {
 	local head applied
@@ -58,7 +47,7 @@ main() {
 	vs_init
 	[[ -d $VS_SRC/.git && -d $VS_AM ]] || vs_die "no source tree in $VS_BUILD: run 'make source' first"
 	check_src_clean
-	id=$(series_id)
+	id=$(vs_series_id)
 	n=$(vs_series | wc -l)
 	if [[ -f $VS_BUILD/applied && $(cut -d' ' -f1 "$VS_BUILD/applied") == "$id" ]]; then
 		vs_stage "apply: $n patches already applied"

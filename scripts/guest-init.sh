@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # /init of the test initramfs (busybox sh). The mode comes from the
 # kernel command line: vsysinfo.mode=test|bench|shell|probe.
-#   test   run_kselftest.sh for the vDSO collection, then the kernel log
+#   test   run_kselftest.sh for the vDSO collection, then the kernel log;
+#          vsysinfo.timeout=SECS is the per-test timeout (default 45)
 #   bench  the vdso_test_sysinfo benchmark
 #   shell  an interactive shell on the console
 #   probe  print a marker and stop (used to find out whether KVM works)
@@ -15,11 +16,18 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mount -t tmpfs tmpfs /tmp
 mkdir -p /dev/shm && mount -t tmpfs tmpfs /dev/shm
+# kselftest's runner writes its output to /dev/stdout.
+ln -sf /proc/self/fd /dev/fd
+ln -sf /proc/self/fd/0 /dev/stdin
+ln -sf /proc/self/fd/1 /dev/stdout
+ln -sf /proc/self/fd/2 /dev/stderr
 
 mode=shell
+timeout=45
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	vsysinfo.mode=*) mode=${arg#vsysinfo.mode=} ;;
+	vsysinfo.timeout=*) timeout=${arg#vsysinfo.timeout=} ;;
 	esac
 done
 
@@ -31,7 +39,7 @@ test)
 	collections="-c vDSO"
 	grep -q '^vsysinfo:' /kselftest/kselftest-list.txt &&
 		collections="$collections -c vsysinfo"
-	cd /kselftest && ./run_kselftest.sh $collections
+	cd /kselftest && ./run_kselftest.sh -o "$timeout" $collections
 	echo "VSYSINFO-KTAP-END"
 	echo "VSYSINFO-DMESG-BEGIN"
 	dmesg

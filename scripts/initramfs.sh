@@ -5,7 +5,8 @@
 # Usage: scripts/initramfs.sh [-h]     (make initramfs)
 #
 # Packs build/<tree>/initramfs.cpio.gz from: busybox (Debian package
-# busybox-static) and its applet links, scripts/guest-init.sh as /init,
+# busybox-static) and its applet links, coreutils' timeout (which
+# run_kselftest.sh needs), scripts/guest-init.sh as /init,
 # the kselftest install as /kselftest, and the ELF interpreter and
 # shared libraries that ldd names for the installed test programs.
 set -euo pipefail
@@ -16,12 +17,19 @@ BUSYBOX=${BUSYBOX:-/bin/busybox}
 
 populate() {
 	local root=$1 applet f lib deps
-	mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,etc,root}
+	mkdir -p "$root"/{bin,dev,proc,sys,tmp,etc,root,usr}
+	# run_kselftest.sh calls /usr/bin/timeout: one bin for everything.
+	ln -s bin "$root/sbin"
+	ln -s ../bin "$root/usr/bin"
+	ln -s ../bin "$root/usr/sbin"
 	cp "$BUSYBOX" "$root/bin/busybox"
 	for applet in $("$BUSYBOX" --list); do
 		[[ $applet == busybox ]] && continue
 		[[ -e $root/bin/$applet ]] || ln -s busybox "$root/bin/$applet"
 	done
+	# kselftest's per-test timeout needs coreutils' timeout --foreground.
+	rm -f "$root/bin/timeout"
+	cp "$(command -v timeout)" "$root/bin/timeout"
 	cp "$VS_ROOT/scripts/guest-init.sh" "$root/init"
 	chmod 755 "$root/init"
 	cp -a "$VS_KST" "$root/kselftest"
@@ -31,7 +39,7 @@ populate() {
 		for lib in $(grep -o '/[^ ]*' <<<"$deps"); do
 			cp -L --parents "$lib" "$root/"
 		done
-	done < <(find "$VS_KST" -type f -perm -u+x)
+	done < <(find "$VS_KST" "$root/bin/timeout" -type f -perm -u+x)
 }
 
 main() {

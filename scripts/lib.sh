@@ -87,6 +87,35 @@ vs_series() {
 	find "$VS_PATCHES" -maxdepth 1 -name '[0-9]*.patch' ! -name '0000-*' | sort
 }
 
+# The area folders of this repository and the kernel folders they mirror.
+VS_AREAS=(arch-x86-vdso:arch/x86/entry/vdso kernel-time:kernel/time
+	  include:include tools-testing-selftests:tools/testing/selftests)
+
+# vs_area_files: print "AREA_FILE TREE_PATH" for every file of the areas.
+vs_area_files() {
+	local a dir kdir f
+	for a in "${VS_AREAS[@]}"; do
+		dir=${a%%:*}
+		kdir=${a#*:}
+		[[ -d $VS_ROOT/$dir ]] || continue
+		(cd "$VS_ROOT/$dir" && find . -type f | sort) | while read -r f; do
+			printf '%s %s\n' "$dir/${f#./}" "$kdir/${f#./}"
+		done
+	done
+}
+
+# vs_series_id: identifies the pristine tree plus the series in patches/.
+vs_series_id() {
+	local p
+	{
+		git -C "$VS_SRC" rev-parse pristine
+		while read -r p; do
+			printf '%s ' "$(basename "$p")"
+			sha1sum <"$p"
+		done < <(vs_series)
+	} | sha1sum | cut -c1-40
+}
+
 # Print usage from the script's leading comment block.
 vs_usage() {
 	sed -n '3,/^[^#]/{/^#/{s/^# \{0,1\}//;p}}' "$0"

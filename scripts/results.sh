@@ -5,7 +5,7 @@
 # Usage: scripts/results.sh [-h] CONSOLE_LOG [COUNTS_FILE]
 #
 # Reads the TAP that run_kselftest.sh printed between the VSYSINFO-KTAP
-# markers and the kernel log dumped between the VSYSINFO-DMESG markers,
+# markers (one TAP document per collection; their plans add up) and the kernel log dumped between the VSYSINFO-DMESG markers,
 # and prints one line per test (PASS, FAIL, SKIP) with the output of
 # each failed test. The run fails when:
 #   - a test is 'not ok' (and not '# SKIP'),
@@ -28,7 +28,8 @@ parse_ktap() {
 	/VSYSINFO-KTAP-BEGIN/ { inside = 1; seen_begin = 1; next }
 	/VSYSINFO-KTAP-END/   { inside = 0; seen_end = 1; next }
 	!inside { next }
-	/^1\.\.[0-9]+/ && plan == "" { plan = substr($1, 4) + 0; next }
+	/^TAP version/ { docs++; next }
+	/^1\.\.[0-9]+/ { plan += substr($1, 4); planned = 1; next }
 	/^(not )?ok [0-9]+/ {
 		notok = ($1 == "not")
 		line = $0
@@ -58,7 +59,7 @@ parse_ktap() {
 			printf "FAIL truncated run: the KTAP output stops after %d results\n", n
 			failed++
 		}
-		if (seen_begin && plan == "") {
+		if (seen_begin && !planned) {
 			print "FAIL no KTAP plan (1..N)"
 			failed++
 		} else if (seen_begin && n != plan) {
