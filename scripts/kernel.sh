@@ -2,52 +2,90 @@
 # SPDX-License-Identifier: GPL-2.0
 # kernel.sh: configure and build the test kernel out of tree.
 #
-# Usage: scripts/kernel.sh [-h]        (make kernel)
+# Usage: scripts/kernel.sh [-h] [--each-commit]    (make kernel)
 #
 # Configures build/<tree>/obj from tinyconfig plus the fragment
-# scripts/test-kernel.config (merged with the tree's own
+# scripts/test-kernel.config (FLAVOUR=bench: plus
+# scripts/bench-kernel.config, in build/<tree>/obj-bench; merged with the tree's own
 # scripts/kconfig/merge_config.sh), checks that every option of the
 # fragment made it into .config, and builds bzImage with W=1. The
 # build is incremental: the configuration is only redone when the
 # fragment or the applied series changed. Log: build/<tree>/logs/kernel.log.
+#
+# --each-commit first builds every commit of the series on its own
+# (checked out in turn in build/<tree>/src, incrementally), so that a
+# commit that breaks the build is named; HEAD is restored afterwards.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 vs_want_help "${1:-}"
 
-FRAGMENT=$VS_ROOT/scripts/test-kernel.config
+FRAGMENTS=("$VS_ROOT/scripts/test-kernel.config")
+[[ ${FLAVOUR:-} != bench ]] || FRAGMENTS+=("$VS_ROOT/scripts/bench-kernel.config")
+
+# The options the fragments ask for, the last fragment winning, that the
+# final .config does not have.
+missing_options() {
+	awk '/^CONFIG_[A-Z0-9_]+=/ { split($0, kv, "="); want[kv[1]] = $0; next }
+	     /^# CONFIG_[A-Z0-9_]+ is not set/ { want[$2] = $2 "=n" }
+	     END { for (k in want) print want[k] }' "${FRAGMENTS[@]}" |
+	while read -r line; do
+		if [[ $line == *=n ]]; then
+			! grep -q "^${line%=n}=" "$VS_OBJ/.config" || printf ' %s' "$line"
+		else
+			grep -qxF "$line" "$VS_OBJ/.config" || printf ' %s' "$line"
+		fi
+	done
+}
 
 configure() {
-	local stamp missing
-	stamp="$(sha1sum <"$FRAGMENT") $(git -C "$VS_SRC" rev-parse HEAD)"
-	if [[ -f $VS_OBJ/.config && -f $VS_BUILD/config.stamp &&
-	      $(cat "$VS_BUILD/config.stamp") == "$stamp" ]]; then
+	local stamp missing stampfile=$VS_OBJ.config-stamp
+	stamp="$(cat "${FRAGMENTS[@]}" | sha1sum) $(git -C "$VS_SRC" rev-parse HEAD)"
+	if [[ -f $VS_OBJ/.config && -f $stampfile && $(cat "$stampfile") == "$stamp" ]]; then
 		return
 	fi
-	vs_stage "kernel: configuring tinyconfig + ${FRAGMENT#"$VS_ROOT"/}"
+	vs_stage "kernel: configuring tinyconfig + ${FRAGMENTS[*]#"$VS_ROOT"/}"
 	mkdir -p "$VS_OBJ"
 	vs_logged "$VS_LOGS/config.log" make -C "$VS_SRC" O="$VS_OBJ" tinyconfig
 	vs_logged "$VS_LOGS/config.log" "$VS_SRC/scripts/kconfig/merge_config.sh" \
-		-m -O "$VS_OBJ" "$VS_OBJ/.config" "$FRAGMENT"
+		-m -O "$VS_OBJ" "$VS_OBJ/.config" "${FRAGMENTS[@]}"
 	vs_logged "$VS_LOGS/config.log" make -C "$VS_SRC" O="$VS_OBJ" olddefconfig
-	missing=$(grep -E '^CONFIG_[A-Z0-9_]+=' "$FRAGMENT" | while read -r line; do
-		grep -qxF "$line" "$VS_OBJ/.config" || printf ' %s' "$line"
-	done)
+	missing=$(missing_options)
 	[[ -z $missing ]] ||
-		vs_die "options of ${FRAGMENT#"$VS_ROOT"/} missing from $VS_OBJ/.config (unmet dependencies?):$missing"
-	printf '%s\n' "$stamp" >"$VS_BUILD/config.stamp"
+		vs_die "options of ${FRAGMENTS[*]#"$VS_ROOT"/} not as asked in $VS_OBJ/.config (unmet dependencies?):$missing"
+	printf '%s\n' "$stamp" >"$stampfile"
 }
 
 build() {
-	vs_stage "kernel: building bzImage (W=1, log: ${VS_LOGS#"$VS_ROOT"/}/kernel.log)"
-	vs_logged "$VS_LOGS/kernel.log" \
+	vs_stage "kernel: building bzImage (W=1, log: ${VS_LOGS#"$VS_ROOT"/}/kernel${FLAVOUR:+-$FLAVOUR}.log)"
+	vs_logged "$VS_LOGS/kernel${FLAVOUR:+-$FLAVOUR}.log" \
 		make -C "$VS_SRC" O="$VS_OBJ" -j"$(nproc)" W=1 bzImage
 	[[ -f $VS_OBJ/arch/x86/boot/bzImage && -f $VS_OBJ/arch/x86/entry/vdso/vdso64.so ]] ||
-		vs_die "the build did not produce bzImage and vdso64.so; see $VS_LOGS/kernel.log"
+		vs_die "the build did not produce bzImage and vdso64.so; see $VS_LOGS/kernel${FLAVOUR:+-$FLAVOUR}.log"
 	vs_stage "kernel: $(cat "$VS_OBJ/include/config/kernel.release") built"
+}
+
+# Build each commit of the series in turn, oldest first.
+each_commit() {
+	local head c
+	head=$(git -C "$VS_SRC" rev-parse HEAD)
+	trap 'vs_git -C "$VS_SRC" checkout -q --detach "$head"' EXIT
+	for c in $(git -C "$VS_SRC" rev-list --reverse pristine.."$head"); do
+		[[ $c == "$head" ]] && break
+		vs_git -C "$VS_SRC" checkout -q --detach "$c"
+		vs_stage "kernel: commit $(git -C "$VS_SRC" log -1 --format='%h %s' "$c")"
+		configure
+		build || vs_die "commit $c does not build on its own"
+	done
+	vs_git -C "$VS_SRC" checkout -q --detach "$head"
+	trap - EXIT
 }
 
 main() {
 	vs_init
+	case "${1:-}" in
+	--each-commit|'') ;;
+	*) vs_usage; vs_die "unknown option '$1'" ;;
+	esac
 	[[ -d $VS_SRC/.git ]] || vs_die "no source tree in $VS_BUILD: run 'make source' first"
 	vs_need flex flex
 	vs_need bison bison
@@ -57,6 +95,7 @@ main() {
 		vs_die "libelf headers not found: install Debian package libelf-dev"
 	[[ -f /usr/include/openssl/ssl.h ]] ||
 		vs_die "OpenSSL headers not found: install Debian package libssl-dev"
+	[[ ${1:-} != --each-commit ]] || each_commit
 	configure
 	build
 }

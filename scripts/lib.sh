@@ -64,7 +64,8 @@ vs_init() {
 	VS_BUILD=$VS_BUILD_ROOT/$id
 	VS_SRC=$VS_BUILD/src
 	VS_AM=$VS_BUILD/am
-	VS_OBJ=$VS_BUILD/obj
+	# FLAVOUR=bench: the benchmark kernel, built in its own folder.
+	VS_OBJ=$VS_BUILD/obj${FLAVOUR:+-$FLAVOUR}
 	VS_LOGS=$VS_BUILD/logs
 	VS_KST=$VS_BUILD/kselftest
 	VS_PATCHES=${PATCHES:-$VS_ROOT/patches}

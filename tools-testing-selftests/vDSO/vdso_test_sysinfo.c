@@ -461,7 +461,8 @@ int main(int argc, char **argv)
 		return KSFT_FAIL;
 	}
 
-	ksft_print_header();
+	if (argc == 1)
+		ksft_print_header();
 	if (!ehdr)
 		ksft_exit_skip("AT_SYSINFO_EHDR is not present\n");
 	vdso_init_from_sysinfo_ehdr(ehdr);

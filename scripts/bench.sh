@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# bench.sh: benchmark the vDSO sysinfo() (make bench).
+#
+# Usage: scripts/bench.sh [-h]
+#
+# Builds the benchmark kernel (FLAVOUR=bench: the test kernel without
+# lock debugging, in build/<tree>/obj-bench) and boots it under QEMU TCG
+# with -icount shift=0,sleep=off on one CPU, where a guest nanosecond is
+# one guest instruction, so every run gives the same numbers. In the
+# guest, 'vdso_test_sysinfo bench' times the vDSO sysinfo(), sysinfo(2),
+# reading and parsing /proc/meminfo and /proc/loadavg, and the vDSO
+# clock_gettime(CLOCK_MONOTONIC_COARSE). Where KVM works, a second run
+# under KVM prints wall-clock nanoseconds. The writer's cost is the
+# instruction count of vdso_sysinfo_update() in the built vmlinux.
+#
+# The table and the writer's cost are written into README.md (between
+# the bench markers) and into the cover letter patches/0000-cover-letter.patch.
+# This is a benchmark, not a test: nothing here asserts a number.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+vs_want_help "${1:-}"
+
+S=$VS_ROOT/scripts
+export FLAVOUR=bench
+
+# count_insns FUNCTION: instructions in FUNCTION's disassembly ($DIS).
+count_insns() {
+	awk -v fn="$1" '$0 ~ "^[0-9a-f]+ <" fn ">:$" { f = 1; next }
+		f && /^$/ { exit } f && /^ +[0-9a-f]+:\t/ { n++ } END { print n + 0 }' <<<"$DIS"
+}
+
+# The writer's cost: vdso_sysinfo_update() and the functions it calls.
+writer_cost() {
+	local own total fn n callees=""
+	vs_need objdump binutils
+	DIS=$(objdump -d --no-show-raw-insn "$VS_OBJ/vmlinux")
+	own=$(count_insns vdso_sysinfo_update)
+	((own > 0)) || vs_die "vdso_sysinfo_update() not found in $VS_OBJ/vmlinux"
+	total=$own
+	for fn in $(awk '/^[0-9a-f]+ <vdso_sysinfo_update>:$/ { f = 1; next }
+			f && /^$/ { exit }
+			f && /call/ && /</ { sub(/.*</, ""); sub(/>.*/, ""); print }' <<<"$DIS" | sort -u); do
+		n=$(count_insns "$fn")
+		total=$((total + n))
+		callees+=" + $fn() $n"
+	done
+	printf 'The writer adds %d instructions to every update_vsyscall(): vdso_sysinfo_update() %d%s (static count in vmlinux).\n' \
+		"$total" "$own" "$callees"
+}
+
+# replace_block FILE: put $TABLE and $WRITER in place of the old ones.
+replace_block() {
+	awk '
+		/^ *per call +ns$/ && !done { print ENVIRON["TABLE"]; skip = 1; next }
+		skip && /ratio vDSO sysinfo \/ floor/ { skip = 0; done = 1; next }
+		skip { next }
+		/^The writer adds / { print ENVIRON["WRITER"]; next }
+		{ print }' "$1" >"$1.new"
+	mv "$1.new" "$1"
+}
+
+main() {
+	vs_init
+	"$S/deps.sh"
+	"$S/source.sh"
+	"$S/apply.sh"
+	"$S/kernel.sh"
+	FLAVOUR= "$S/selftests.sh"
+	FLAVOUR= "$S/initramfs.sh"
+	"$S/boot.sh" bench
+	[[ -s $VS_BUILD/bench-icount.txt ]] || vs_die "the benchmark printed nothing; see $VS_LOGS/console-bench.log"
+	grep -q 'ratio vDSO sysinfo / floor' "$VS_BUILD/bench-icount.txt" ||
+		vs_die "the benchmark output is incomplete: $VS_BUILD/bench-icount.txt"
+	WRITER=$(writer_cost)
+	printf '%s\n' "$WRITER"
+	TABLE=$(sed 's/^/  /' "$VS_BUILD/bench-icount.txt")
+	export TABLE WRITER
+	replace_block "$VS_ROOT/README.md"
+	replace_block "$VS_PATCHES/0000-cover-letter.patch"
+	vs_stage "bench: numbers written to README.md and patches/0000-cover-letter.patch"
+}
+
+main "$@"
