@@ -73,5 +73,4 @@ int __vdso_sysinfo(struct sysinfo *info)
 	return 0;
 }
 
-int sysinfo(struct sysinfo *info)
-	__attribute__((weak, alias("__vdso_sysinfo")));
+int sysinfo(struct sysinfo *info) __weak __alias(__vdso_sysinfo);

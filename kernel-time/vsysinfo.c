@@ -72,24 +72,13 @@ late_initcall(vdso_sysinfo_init);
 
 static void vdso_sysinfo_fill(struct sysinfo *info)
 {
-	unsigned long total;
-	unsigned int shift;
+	unsigned long totalram = totalram_pages();
+	unsigned long totalswap = 0, freeswap = 0, total;
+	unsigned int shift = 0;
 
-	get_avenrun(info->loads, 0, SI_LOAD_SHIFT - FSHIFT);
-	info->procs = nr_threads;
-
-	info->totalram = totalram_pages();
-	info->freeram = global_zone_page_state(NR_FREE_PAGES);
-	info->sharedram = global_node_page_state(NR_SHMEM);
-	info->bufferram = READ_ONCE(vdso_sysinfo_bufferram);
-	info->totalhigh = totalhigh_pages();
-	info->freehigh = nr_free_highpages();
 #ifdef CONFIG_SWAP
-	info->totalswap = READ_ONCE(total_swap_pages);
-	info->freeswap = get_nr_swap_pages();
-#else
-	info->totalswap = 0;
-	info->freeswap = 0;
+	totalswap = READ_ONCE(total_swap_pages);
+	freeswap = get_nr_swap_pages();
 #endif
 
 	/*
@@ -97,23 +86,21 @@ static void vdso_sysinfo_fill(struct sysinfo *info)
 	 * of RAM and swap in bytes fits in an unsigned long, and in pages
 	 * otherwise.
 	 */
-	info->mem_unit = PAGE_SIZE;
-	total = info->totalram + info->totalswap;
-	if (total < info->totalram)
-		return;
-	shift = ilog2(PAGE_SIZE);
-	if (total > (ULONG_MAX >> shift))
-		return;
+	total = totalram + totalswap;
+	if (total >= totalram && total <= (ULONG_MAX >> PAGE_SHIFT))
+		shift = PAGE_SHIFT;
 
-	info->mem_unit = 1;
-	info->totalram <<= shift;
-	info->freeram <<= shift;
-	info->sharedram <<= shift;
-	info->bufferram <<= shift;
-	info->totalswap <<= shift;
-	info->freeswap <<= shift;
-	info->totalhigh <<= shift;
-	info->freehigh <<= shift;
+	get_avenrun(info->loads, 0, SI_LOAD_SHIFT - FSHIFT);
+	info->procs = nr_threads;
+	info->totalram = totalram << shift;
+	info->freeram = global_zone_page_state(NR_FREE_PAGES) << shift;
+	info->sharedram = global_node_page_state(NR_SHMEM) << shift;
+	info->bufferram = READ_ONCE(vdso_sysinfo_bufferram) << shift;
+	info->totalswap = totalswap << shift;
+	info->freeswap = freeswap << shift;
+	info->totalhigh = totalhigh_pages() << shift;
+	info->freehigh = nr_free_highpages() << shift;
+	info->mem_unit = shift ? 1 : PAGE_SIZE;
 }
 
 /**
@@ -140,6 +127,7 @@ void vdso_sysinfo_update(const struct timekeeper *tk)
 	}
 
 	WRITE_ONCE(sd->seq, sd->seq + 1);
+	/* Make @seq odd before the snapshot changes: vdso_sysinfo_read_begin() */
 	smp_wmb();
 
 	sd->boot_sec = sec;
@@ -147,6 +135,7 @@ void vdso_sysinfo_update(const struct timekeeper *tk)
 	sd->info.uptime = sec + (nsec ? 1 : 0);
 	vdso_sysinfo_fill(&sd->info);
 
+	/* Complete the snapshot before @seq is even: vdso_sysinfo_read_retry() */
 	smp_wmb();
 	WRITE_ONCE(sd->seq, sd->seq + 1);
 }

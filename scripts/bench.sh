@@ -12,7 +12,8 @@
 # reading and parsing /proc/meminfo and /proc/loadavg, and the vDSO
 # clock_gettime(CLOCK_MONOTONIC_COARSE). Where KVM works, a second run
 # under KVM prints wall-clock nanoseconds. The writer's cost is the
-# instruction count of vdso_sysinfo_update() in the built vmlinux.
+# static instruction count of vdso_sysinfo_update() and of what it
+# calls, in the built vmlinux.
 #
 # The table and the writer's cost are written into README.md (between
 # the bench markers) and into the cover letter patches/0000-cover-letter.patch.
@@ -27,7 +28,7 @@ export FLAVOUR=bench
 # count_insns FUNCTION: instructions in FUNCTION's disassembly ($DIS).
 count_insns() {
 	awk -v fn="$1" '$0 ~ "^[0-9a-f]+ <" fn ">:$" { f = 1; next }
-		f && /^$/ { exit } f && /^ +[0-9a-f]+:\t/ { n++ } END { print n + 0 }' <<<"$DIS"
+		f && /^$/ { exit } f && /^ *[0-9a-f]+:\t/ { n++ } END { print n + 0 }' <<<"$DIS"
 }
 
 # The writer's cost: vdso_sysinfo_update() and the functions it calls.
@@ -43,9 +44,9 @@ writer_cost() {
 			f && /call/ && /</ { sub(/.*</, ""); sub(/>.*/, ""); print }' <<<"$DIS" | sort -u); do
 		n=$(count_insns "$fn")
 		total=$((total + n))
-		callees+=" + $fn() $n"
+		callees+=", $fn() $n"
 	done
-	printf 'The writer adds %d instructions to every update_vsyscall(): vdso_sysinfo_update() %d%s (static count in vmlinux).\n' \
+	printf 'The writer adds %d instructions per update (%d own%s).\n' \
 		"$total" "$own" "$callees"
 }
 

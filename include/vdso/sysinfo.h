@@ -47,6 +47,7 @@ static __always_inline u32 vdso_sysinfo_read_begin(const struct vdso_sysinfo_dat
 	while (unlikely((seq = READ_ONCE(sd->seq)) & 1))
 		cpu_relax();
 
+	/* Read @seq before the snapshot; pairs with the writer's first smp_wmb() */
 	smp_rmb();
 	return seq;
 }
@@ -54,6 +55,7 @@ static __always_inline u32 vdso_sysinfo_read_begin(const struct vdso_sysinfo_dat
 static __always_inline bool vdso_sysinfo_read_retry(const struct vdso_sysinfo_data *sd,
 						    u32 start)
 {
+	/* Read the snapshot before @seq; pairs with the writer's last smp_wmb() */
 	smp_rmb();
 	return READ_ONCE(sd->seq) != start;
 }
