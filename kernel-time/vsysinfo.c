@@ -24,9 +24,10 @@
  *		swapoff is in progress, when si_swapinfo() also counts the
  *		pages still in use on the area being removed.
  *   bufferram	nr_blockdev_pages() walks every block device inode under a
- *		spinlock_t, which is not allowed here. It is sampled once a
- *		second from a deferrable work item instead, so it can be about
- *		a second old (longer on an idle CPU, where it does not change).
+ *		spinlock_t, which is not allowed here. It is sampled about
+ *		once a second from a work item instead (round_jiffies() to
+ *		batch the wakeup with others), so it can be about a second
+ *		old.
  *
  * The counters (all but bufferram) are at most one timekeeping update
  * old. The memory sizes are scaled to bytes and mem_unit is set to 1
@@ -52,7 +53,7 @@
 static unsigned long vdso_sysinfo_bufferram;
 
 static void vdso_sysinfo_refresh(struct work_struct *work);
-static DECLARE_DEFERRABLE_WORK(vdso_sysinfo_work, vdso_sysinfo_refresh);
+static DECLARE_DELAYED_WORK(vdso_sysinfo_work, vdso_sysinfo_refresh);
 
 static void vdso_sysinfo_refresh(struct work_struct *work)
 {

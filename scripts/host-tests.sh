@@ -8,7 +8,8 @@
 #         recorded console logs in scripts/testdata/, usage and bad input
 #         of the scripts (a KSRC that is not a kernel tree, a corrupted
 #         patch, a missing tool), patches/ up to date, checkpatch.pl
-#         --strict on every patch
+#         --strict on every patch, the same benchmark numbers in
+#         README.md and in the cover letter
 #   post  checks that need the built kernel and initramfs: no W=1
 #         warning in the C files the series touches, and a guest that
 #         panics or times out makes boot.sh fail with the console tail
@@ -132,9 +133,28 @@ checkpatch() {
 	return "$rc"
 }
 
+# The benchmark numbers in README.md and in the cover letter are the
+# same run's (make bench writes both).
+bench_block() {
+	awk '/^ *per call +ns$/ { f = 1 } f { print } /ratio vDSO sysinfo \/ floor/ { f = 0 }
+	     /^The writer adds / { print }' "$1"
+}
+
+bench_numbers_agree() {
+	local readme cover
+	readme=$(bench_block "$VS_ROOT/README.md")
+	cover=$(bench_block "$VS_PATCHES/0000-cover-letter.patch")
+	[[ -n $readme ]] || { echo "README.md has no benchmark table"; return 1; }
+	[[ $readme == "$cover" ]] || {
+		printf 'README.md:\n%s\ncover letter:\n%s\nrun make bench\n' "$readme" "$cover"
+		return 1
+	}
+}
+
 pre() {
 	results_cases
 	usage_cases
+	check "the benchmark numbers in README.md and the cover letter agree" bench_numbers_agree
 	check "bad input: a KSRC that is not a kernel tree is refused" bad_ksrc
 	check "bad input: a missing tool names its Debian package" missing_tool
 	if [[ -d $VS_SRC/.git ]]; then

@@ -52,7 +52,7 @@ series_git() {
 	name=$(git -C "$VS_AM" log -1 --format=%an pristine..HEAD)
 	email=$(git -C "$VS_AM" log -1 --format=%ae pristine..HEAD)
 	GIT_COMMITTER_NAME=${name:-vsysinfo} GIT_COMMITTER_EMAIL=${email:-vsysinfo@localhost} \
-	GIT_COMMITTER_DATE='2000-01-01T00:00:00Z' git "$@"
+	GIT_COMMITTER_DATE='2000-01-01T00:00:00Z' git -c core.abbrev=12 "$@"
 }
 
 # write_series DIR: format-patch the commits of $VS_AM into DIR, keeping
@@ -79,7 +79,7 @@ write_series() {
 }
 
 regenerate() {
-	local head tmp
+	local head tmp subjects
 	[[ -z $(git -C "$VS_SRC" status --porcelain --untracked-files=no) ]] ||
 		vs_die "$VS_SRC has uncommitted changes: commit them with 'git commit --fixup=<commit>' first"
 	[[ -f $VS_BUILD/applied && $(cut -d' ' -f1 "$VS_BUILD/applied") == "$(vs_series_id)" ]] ||
@@ -88,7 +88,8 @@ regenerate() {
 	vs_git -C "$VS_AM" reset -q --hard "$head"
 	vs_git -C "$VS_AM" clean -q -fdx
 	fold_area_files
-	if git -C "$VS_AM" log --format=%s pristine..HEAD | grep -q '^\(fixup\|squash\|amend\)! '; then
+	subjects=$(git -C "$VS_AM" log --format=%s pristine..HEAD)
+	if grep -q '^\(fixup\|squash\|amend\)! ' <<<"$subjects"; then
 		GIT_SEQUENCE_EDITOR=true vs_git -C "$VS_AM" rebase -q -i --autosquash pristine ||
 			vs_die "folding the fixups failed; resolve it in $VS_AM or drop the fixup commits in $VS_SRC"
 	fi

@@ -6,7 +6,7 @@
 
 #include <linux/compiler.h>
 #include <uapi/linux/sysinfo.h>
-#include <linux/types.h>
+#include <uapi/linux/types.h>
 
 #include <asm/barrier.h>
 #include <vdso/processor.h>
@@ -52,8 +52,8 @@ static __always_inline u32 vdso_sysinfo_read_begin(const struct vdso_sysinfo_dat
 	return seq;
 }
 
-static __always_inline bool vdso_sysinfo_read_retry(const struct vdso_sysinfo_data *sd,
-						    u32 start)
+static __always_inline u32 vdso_sysinfo_read_retry(const struct vdso_sysinfo_data *sd,
+						   u32 start)
 {
 	/* Read the snapshot before @seq; pairs with the writer's last smp_wmb() */
 	smp_rmb();

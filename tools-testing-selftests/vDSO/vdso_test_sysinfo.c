@@ -7,7 +7,10 @@
  *
  *   totalram, totalswap, totalhigh, mem_unit   exactly equal
  *   uptime     between sysinfo(2) before the call minus one second (the
- *              snapshot may lag by one update) and sysinfo(2) after it
+ *              snapshot may lag by one update) and sysinfo(2) after it;
+ *              and exactly CLOCK_BOOTTIME rounded up whenever no second
+ *              boundary lies between UPDATE_SLACK_NS before the call and
+ *              its end
  *   procs, loads[]
  *              between the values of sysinfo(2) before and after the call
  *   freeram, sharedram, bufferram, freeswap, freehigh
@@ -49,9 +52,15 @@
 #define CLONE_NEWTIME	0x00000080
 #endif
 
+#define NSEC_PER_SEC	1000000000LL
 #define TOLERANCE_SHIFT	6
 #define RETRIES		50
+#define UPDATE_SLACK_NS	(100 * 1000 * 1000LL)
+#define UPTIME_SAMPLES	40
+#define UPTIME_STEP_US	37000
 #define MIN_READS	100000
+#define MIN_CHANGES	20
+#define MAX_SECONDS	30
 #define READERS		4
 #define TIMENS_SEC	(10 * 86400L)
 #define TIMENS_NSEC	700000000L
@@ -60,10 +69,22 @@ typedef int (*vdso_sysinfo_t)(struct sysinfo *info);
 
 static vdso_sysinfo_t vdso_sysinfo;
 
+/* A forked child reports a fatal error and exits; the parent fails. */
+static bool in_child;
+
+static void fatal(const char *what, long err)
+{
+	if (in_child) {
+		ksft_print_msg("child: %s: %ld\n", what, err);
+		_exit(1);
+	}
+	ksft_exit_fail_msg("%s: %ld\n", what, err);
+}
+
 static void sys_sysinfo(struct sysinfo *info)
 {
 	if (syscall(SYS_sysinfo, info))
-		ksft_exit_fail_msg("sysinfo(2): %s\n", strerror(errno));
+		fatal("sysinfo(2) failed, errno", errno);
 }
 
 static void vdso_call_sysinfo(struct sysinfo *info)
@@ -71,7 +92,76 @@ static void vdso_call_sysinfo(struct sysinfo *info)
 	long ret = VDSO_CALL(vdso_sysinfo, 1, info);
 
 	if (ret)
-		ksft_exit_fail_msg("__vdso_sysinfo() returned %ld\n", ret);
+		fatal("__vdso_sysinfo() returned", ret);
+}
+
+static pid_t fork_child(void)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (!pid) {
+		in_child = true;
+		alarm(20);
+	}
+	return pid;
+}
+
+static bool child_passed(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid)
+		ksft_exit_fail_msg("waitpid: %s\n", strerror(errno));
+	return WIFEXITED(status) && !WEXITSTATUS(status);
+}
+
+/* Seconds of @t minus @minus_ns, rounded up as sysinfo(2) rounds. */
+static long ceil_sec(const struct timespec *t, long long minus_ns)
+{
+	long long ns = t->tv_sec * NSEC_PER_SEC + t->tv_nsec - minus_ns;
+
+	return (ns + NSEC_PER_SEC - 1) / NSEC_PER_SEC;
+}
+
+/*
+ * The uptime is CLOCK_BOOTTIME of the last update, rounded up. That
+ * update is at most UPDATE_SLACK_NS older than t1, read just before the
+ * call, so when ceil(t1 - slack) equals ceil(t2), read just after it,
+ * the uptime must be exactly that. Samples are spread over more than a
+ * second so that they see every fraction of a second.
+ */
+static bool uptime_exact(char *why, size_t len)
+{
+	struct timespec t1, t2;
+	struct sysinfo v;
+	int i, checked = 0;
+	long lo, hi;
+
+	for (i = 0; i < UPTIME_SAMPLES; i++) {
+		usleep(UPTIME_STEP_US);
+		clock_gettime(CLOCK_BOOTTIME, &t1);
+		vdso_call_sysinfo(&v);
+		clock_gettime(CLOCK_BOOTTIME, &t2);
+		lo = ceil_sec(&t1, UPDATE_SLACK_NS);
+		hi = ceil_sec(&t2, 0);
+		if (lo != hi)
+			continue;
+		checked++;
+		if (v.uptime != hi) {
+			snprintf(why, len, " uptime %ld, CLOCK_BOOTTIME %ld.%09ld %s %ld",
+				 v.uptime, (long)t2.tv_sec, t2.tv_nsec,
+				 "rounded up is", hi);
+			return false;
+		}
+	}
+	if (checked < UPTIME_SAMPLES / 2) {
+		snprintf(why, len, " only %d of %d uptime samples were usable",
+			 checked, UPTIME_SAMPLES);
+		return false;
+	}
+	return true;
 }
 
 static bool between(unsigned long v, unsigned long a, unsigned long b,
@@ -162,66 +252,71 @@ static void test_fields(void)
 {
 	char why[1024] = "";
 
-	ksft_test_result(matches_syscall(why, sizeof(why)),
-			 "fields match sysinfo(2)%s\n", why);
+	ksft_test_result(matches_syscall(why, sizeof(why)) &&
+			 uptime_exact(why, sizeof(why)),
+			 "fields match sysinfo(2), uptime is CLOCK_BOOTTIME rounded up%s\n",
+			 why);
 }
 
 /* A forked child shares nothing with its parent but the mappings. */
 static void test_fork(void)
 {
 	char why[1024] = "";
-	int status;
 	pid_t pid;
 
-	pid = fork();
-	if (pid < 0)
-		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	pid = fork_child();
 	if (!pid) {
-		alarm(10);
 		if (!matches_syscall(why, sizeof(why))) {
 			ksft_print_msg("child:%s\n", why);
 			_exit(1);
 		}
 		_exit(0);
 	}
-	if (waitpid(pid, &status, 0) != pid)
-		ksft_exit_fail_msg("waitpid: %s\n", strerror(errno));
-	ksft_test_result(WIFEXITED(status) && !WEXITSTATUS(status),
+	ksft_test_result(child_passed(pid),
 			 "fields match sysinfo(2) in a forked child\n");
 }
 
 /*
  * In a time namespace with a boottime offset, the uptime must follow the
- * offset and every other field must still be right. A reader that waited
- * on the namespace page's sequence count would spin forever: alarm().
+ * offset (nanoseconds included, before rounding up) and every other
+ * field must still be right. A reader that ignored the namespace would
+ * read the namespace's page, where the snapshot's place is all zeroes;
+ * one that followed that page's clock sequence count, which stays odd,
+ * would spin: the child runs under alarm().
  */
-static int timens_child(long parent_uptime)
+static int timens_child(long parent_uptime, long sec)
 {
-	long expect = parent_uptime + TIMENS_SEC;
+	long expect = parent_uptime + sec;
 	char why[1024] = "";
 	struct sysinfo v;
 
-	alarm(10);
 	vdso_call_sysinfo(&v);
 	if (v.uptime < expect || v.uptime > expect + 3) {
 		ksft_print_msg("timens: uptime %ld, expected %ld (+3 s)\n",
 			       v.uptime, expect);
 		return 1;
 	}
-	if (!matches_syscall(why, sizeof(why))) {
+	if (!matches_syscall(why, sizeof(why)) ||
+	    !uptime_exact(why, sizeof(why))) {
 		ksft_print_msg("timens:%s\n", why);
 		return 1;
 	}
 	return 0;
 }
 
-static void test_timens(void)
+static void test_timens(long sec, long nsec)
 {
 	struct sysinfo s;
 	char buf[64];
-	int fd, len, status;
+	int fd, len;
 	pid_t pid;
 
+	sys_sysinfo(&s);
+	if (sec < 0 && s.uptime + sec < 2) {
+		ksft_test_result_skip("time namespace: uptime %ld too short for offset %ld\n",
+				      s.uptime, sec);
+		return;
+	}
 	if (unshare(CLONE_NEWTIME)) {
 		ksft_test_result_skip("time namespace: unshare: %s\n",
 				      strerror(errno));
@@ -230,34 +325,23 @@ static void test_timens(void)
 	fd = open("/proc/self/timens_offsets", O_WRONLY);
 	if (fd < 0)
 		ksft_exit_fail_msg("open timens_offsets: %s\n", strerror(errno));
-	len = snprintf(buf, sizeof(buf), "%d %ld %ld\n", CLOCK_BOOTTIME,
-		       TIMENS_SEC, TIMENS_NSEC);
+	len = snprintf(buf, sizeof(buf), "%d %ld %ld\n", CLOCK_BOOTTIME, sec,
+		       nsec);
 	if (write(fd, buf, len) != len)
 		ksft_exit_fail_msg("write timens_offsets: %s\n", strerror(errno));
 	close(fd);
 
 	sys_sysinfo(&s);
-	pid = fork();
-	if (pid < 0)
-		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	pid = fork_child();
 	if (!pid)
-		_exit(timens_child(s.uptime));
-	if (waitpid(pid, &status, 0) != pid)
-		ksft_exit_fail_msg("waitpid: %s\n", strerror(errno));
-	ksft_test_result(WIFEXITED(status) && !WEXITSTATUS(status),
-			 "time namespace: uptime shifted by %ld.%09ld s, fields valid\n",
-			 TIMENS_SEC, TIMENS_NSEC);
+		_exit(timens_child(s.uptime, sec));
+	ksft_test_result(child_passed(pid),
+			 "time namespace: uptime shifted by %ld s + %ld ns, fields valid\n",
+			 sec, nsec);
 }
 
-static atomic_bool stop;
-static atomic_long violations;
-
-struct reader {
-	pthread_t thread;
-	struct sysinfo first;
-	long reads;
-	long changes;
-};
+static atomic_bool stop, stop_readers;
+static atomic_long violations, total_reads, total_changes;
 
 /* Every snapshot must be internally consistent, uptime never go back. */
 static bool consistent(const struct sysinfo *v, const struct sysinfo *prev,
@@ -274,22 +358,30 @@ static bool consistent(const struct sysinfo *v, const struct sysinfo *prev,
 
 static void *reader(void *arg)
 {
-	struct reader *r = arg;
-	struct sysinfo v, prev;
+	struct sysinfo first, v, prev;
+	long reads = 0, changes = 0;
 
-	vdso_call_sysinfo(&r->first);
-	prev = r->first;
-	for (r->reads = 0; r->reads < MIN_READS; r->reads++) {
+	vdso_call_sysinfo(&first);
+	prev = first;
+	while (!atomic_load(&stop_readers)) {
 		vdso_call_sysinfo(&v);
-		if (!consistent(&v, &prev, &r->first)) {
+		if (!consistent(&v, &prev, &first)) {
 			if (atomic_fetch_add(&violations, 1) < 5)
 				ksft_print_msg("inconsistent snapshot: uptime %ld after %ld, %s\n",
 					       v.uptime, prev.uptime, "or a field out of range");
 		}
 		if (v.freeram != prev.freeram || v.procs != prev.procs)
-			r->changes++;
+			changes++;
 		prev = v;
+		if (++reads % 1024 == 0) {
+			atomic_fetch_add(&total_reads, reads);
+			atomic_fetch_add(&total_changes, changes);
+			reads = 0;
+			changes = 0;
+		}
 	}
+	atomic_fetch_add(&total_reads, reads);
+	atomic_fetch_add(&total_changes, changes);
 	return NULL;
 }
 
@@ -326,31 +418,41 @@ static void *faulter(void *arg)
 	return NULL;
 }
 
+/*
+ * Readers run until they have made MIN_READS calls and seen the counters
+ * change MIN_CHANGES times (so that the kernel did update the snapshot
+ * under them), or MAX_SECONDS have passed.
+ */
 static void test_threads(void)
 {
-	struct reader readers[READERS];
-	pthread_t churn[2];
-	long reads = 0, changes = 0;
-	int i;
+	pthread_t readers[READERS], churn[2];
+	long reads, changes;
+	int i, ms;
 
 	if (pthread_create(&churn[0], NULL, forker, NULL) ||
 	    pthread_create(&churn[1], NULL, faulter, NULL))
 		ksft_exit_fail_msg("pthread_create failed\n");
 	for (i = 0; i < READERS; i++)
-		if (pthread_create(&readers[i].thread, NULL, reader, &readers[i]))
+		if (pthread_create(&readers[i], NULL, reader, NULL))
 			ksft_exit_fail_msg("pthread_create failed\n");
-	for (i = 0; i < READERS; i++) {
-		pthread_join(readers[i].thread, NULL);
-		reads += readers[i].reads;
-		changes += readers[i].changes;
+	for (ms = 0; ms < MAX_SECONDS * 1000; ms += 10) {
+		usleep(10000);
+		if (atomic_load(&total_reads) >= MIN_READS &&
+		    atomic_load(&total_changes) >= MIN_CHANGES)
+			break;
 	}
+	atomic_store(&stop_readers, true);
+	for (i = 0; i < READERS; i++)
+		pthread_join(readers[i], NULL);
 	atomic_store(&stop, true);
 	pthread_join(churn[0], NULL);
 	pthread_join(churn[1], NULL);
 
-	ksft_print_msg("%ld reads in %d threads saw %ld changes\n", reads,
-		       READERS, changes);
-	ksft_test_result(reads >= MIN_READS && changes > 0 &&
+	reads = atomic_load(&total_reads);
+	changes = atomic_load(&total_changes);
+	ksft_print_msg("%ld reads in %d threads saw %ld changes in %d ms\n",
+		       reads, READERS, changes, ms);
+	ksft_test_result(reads >= MIN_READS && changes >= MIN_CHANGES &&
 			 atomic_load(&violations) == 0,
 			 "%ld concurrent reads under fork/exit/fault: %ld inconsistent\n",
 			 reads, atomic_load(&violations));
@@ -445,6 +547,14 @@ static void bench(void)
 	printf("%-46s %10.2f\n", "ratio vDSO sysinfo / floor", vdso / floor);
 }
 
+static long si_uptime(void)
+{
+	struct sysinfo s;
+
+	sys_sysinfo(&s);
+	return s.uptime;
+}
+
 int main(int argc, char **argv)
 {
 	const char *version = versions[VDSO_VERSION];
@@ -471,7 +581,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 
-	ksft_set_plan(5);
+	ksft_set_plan(6);
 
 	alias = vdso_sym(version, "sysinfo");
 	ksft_test_result(alias == (void *)vdso_sysinfo,
@@ -480,7 +590,8 @@ int main(int argc, char **argv)
 	test_fields();
 	test_fork();
 	test_threads();
-	test_timens();
+	test_timens(TIMENS_SEC, TIMENS_NSEC);
+	test_timens(-(si_uptime() / 2), 300000000L);
 
 	ksft_finished();
 }
