@@ -12,6 +12,7 @@
 # tree. A patch that does not apply is named together with the kernel
 # version, and the work tree that gets built is left as it was.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 vs_want_help "${1:-}"
 
@@ -27,7 +28,8 @@ check_src_clean() {
 }
 
 am_series() {
-	local p out version
+	local p out version from="Debian's linux-source-6.12"
+	[[ -z ${KSRC:-} ]] || from="KSRC=$KSRC"
 	version=$(make -s -C "$VS_AM" kernelversion)
 	git -C "$VS_AM" am --abort >/dev/null 2>&1 || true
 	vs_git -C "$VS_AM" reset -q --hard pristine
@@ -36,8 +38,8 @@ am_series() {
 		if ! out=$(vs_git -C "$VS_AM" am -q --keep-cr "$p" 2>&1); then
 			vs_git -C "$VS_AM" am --abort >/dev/null 2>&1 || true
 			vs_git -C "$VS_AM" reset -q --hard pristine
-			printf '%s\n' "$out" >&2
-			vs_die "patch ${p#"$VS_ROOT"/} does not apply to Linux $version ($VS_SRC); nothing was changed in that tree"
+			grep -E '^(error|Patch failed)' <<<"$out" >&2 || printf '%s\n' "$out" >&2
+			vs_die "patch ${p#"$VS_ROOT"/} does not apply to Linux $version ($from); nothing was changed in $VS_SRC"
 		fi
 	done < <(vs_series)
 }

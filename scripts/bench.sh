@@ -19,6 +19,7 @@
 # the bench markers) and into the cover letter patches/0000-cover-letter.patch.
 # This is a benchmark, not a test: nothing here asserts a number.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 vs_want_help "${1:-}"
 
@@ -67,8 +68,8 @@ main() {
 	"$S/source.sh"
 	"$S/apply.sh"
 	"$S/kernel.sh"
-	FLAVOUR= "$S/selftests.sh"
-	FLAVOUR= "$S/initramfs.sh"
+	FLAVOUR="" "$S/selftests.sh"
+	FLAVOUR="" "$S/initramfs.sh"
 	"$S/boot.sh" bench
 	[[ -s $VS_BUILD/bench-icount.txt ]] || vs_die "the benchmark printed nothing; see $VS_LOGS/console-bench.log"
 	grep -q 'ratio vDSO sysinfo / floor' "$VS_BUILD/bench-icount.txt" ||

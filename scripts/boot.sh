@@ -15,6 +15,7 @@
 # -no-reboot, so a panic ends the run. A run that does not finish prints
 # the last 30 console lines and fails. Console: build/<tree>/logs/console-<mode>.log.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 vs_want_help "${1:-}"
 

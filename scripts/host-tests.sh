@@ -4,7 +4,7 @@
 #
 # Usage: scripts/host-tests.sh [-h] [pre|post|all] [COUNTS_FILE]
 #
-#   pre   checks that need only the source tree: the TAP judge on the
+#   pre   checks that need only the source tree: shell lint, the TAP judge on the
 #         recorded console logs in scripts/testdata/, usage and bad input
 #         of the scripts (a KSRC that is not a kernel tree, a corrupted
 #         patch, a missing tool), patches/ up to date, checkpatch.pl
@@ -18,6 +18,7 @@
 # Prints "ok N - name" or "not ok N - name" per check, with the output of
 # failed checks, and a summary. COUNTS_FILE receives "PASSED FAILED".
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 vs_want_help "${1:-}"
 
@@ -151,7 +152,18 @@ bench_numbers_agree() {
 	}
 }
 
+# Shell lint: every script parses, and shellcheck finds no warning.
+lint() {
+	local f rc=0
+	for f in "$S"/*.sh "$VS_ROOT/.ci/run"; do
+		bash -n "$f" || rc=1
+	done
+	(cd "$VS_ROOT" && shellcheck -x -S warning scripts/*.sh .ci/run) || rc=1
+	return "$rc"
+}
+
 pre() {
+	check "lint: bash -n and shellcheck -S warning on every script" lint
 	results_cases
 	usage_cases
 	check "the benchmark numbers in README.md and the cover letter agree" bench_numbers_agree

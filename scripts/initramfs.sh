@@ -10,6 +10,7 @@
 # the kselftest install as /kselftest, and the ELF interpreter and
 # shared libraries that ldd names for the installed test programs.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 vs_want_help "${1:-}"
 

@@ -16,6 +16,7 @@
 # (checked out in turn in build/<tree>/src, incrementally), so that a
 # commit that breaks the build is named; HEAD is restored afterwards.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 vs_want_help "${1:-}"
 

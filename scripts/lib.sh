@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Shared helpers for the vsysinfo scripts. Source it; do not run it.
 #
 # Every stage script sources this file, calls vs_init, and then uses:

@@ -22,6 +22,7 @@
 # area file differs from its copy there, or if regenerating patches/
 # would change it. Nothing outside build/<tree>/am is touched.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 vs_want_help "${1:-}"
 
@@ -29,7 +30,7 @@ COVER=0000-cover-letter.patch
 
 # fold_area_files: commit area files that differ as fixups, in $VS_AM.
 fold_area_files() {
-	local area path commit changed=0
+	local area path commit
 	while read -r area path; do
 		if [[ -f $VS_AM/$path ]] && cmp -s "$VS_ROOT/$area" "$VS_AM/$path"; then
 			continue
@@ -41,7 +42,6 @@ fold_area_files() {
 		cp "$VS_ROOT/$area" "$VS_AM/$path"
 		vs_git -C "$VS_AM" add -f "$path"
 		vs_git -C "$VS_AM" commit -q --fixup="$commit"
-		changed=1
 	done < <(vs_area_files)
 	return 0
 }

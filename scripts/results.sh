@@ -16,6 +16,7 @@
 # The kernel log check counts as one more test. COUNTS_FILE, if given,
 # receives "PASSED FAILED SKIPPED". Exit status: 0 only if nothing failed.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 vs_want_help "${1:-}"
 

@@ -10,6 +10,7 @@
 # scripts/vdso_linked_sysinfo.c directly against that vdso64.so and
 # installs it as collection 'vsysinfo'. Log: build/<tree>/logs/selftests.log.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 vs_want_help "${1:-}"
 

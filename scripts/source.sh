@@ -12,6 +12,7 @@
 # top-level entry), and a second work tree 'am' is added for git am.
 # Nothing is redone while the source has not changed.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 vs_want_help "${1:-}"
 

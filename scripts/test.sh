@@ -13,6 +13,7 @@
 # on it. The last line is "N passed, N failed"; the exit status is 0
 # only when nothing failed. SKIP_COMMIT_BUILDS=1 builds only HEAD.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 vs_want_help "${1:-}"
 
