@@ -23,8 +23,11 @@ check_src_clean() {
 		vs_die "$VS_SRC has uncommitted changes: commit them (git commit --fixup=<commit>) and run 'make patches', or discard them with 'git -C $VS_SRC checkout -- .'"
 	head=$(git -C "$VS_SRC" rev-parse HEAD)
 	applied=$(cut -d' ' -f2 "$VS_BUILD/applied" 2>/dev/null || true)
-	[[ $head == "$(git -C "$VS_SRC" rev-parse pristine)" || $head == "$applied" ]] ||
-		vs_die "$VS_SRC has commits that are not in patches/ (HEAD $head): run 'make patches' to fold them into the series first"
+	# Pristine, the applied series, or one of its commits (an
+	# interrupted 'kernel.sh --each-commit') are all safe to move from.
+	[[ $head == "$(git -C "$VS_SRC" rev-parse pristine)" ]] && return
+	[[ -n $applied ]] && git -C "$VS_SRC" merge-base --is-ancestor "$head" "$applied" && return
+	vs_die "$VS_SRC has commits that are not in patches/ (HEAD $head): run 'make patches' to fold them into the series first"
 }
 
 am_series() {
@@ -52,6 +55,9 @@ main() {
 	id=$(vs_series_id)
 	n=$(vs_series | wc -l)
 	if [[ -f $VS_BUILD/applied && $(cut -d' ' -f1 "$VS_BUILD/applied") == "$id" ]]; then
+		head=$(cut -d' ' -f2 "$VS_BUILD/applied")
+		[[ $(git -C "$VS_SRC" rev-parse HEAD) == "$head" ]] ||
+			vs_git -C "$VS_SRC" checkout -q --detach "$head"
 		vs_stage "apply: $n patches already applied"
 		return
 	fi
