@@ -130,13 +130,15 @@ static long ceil_sec(const struct timespec *t, long long minus_ns)
  * update is at most UPDATE_SLACK_NS older than t1, read just before the
  * call, so when ceil(t1 - slack) equals ceil(t2), read just after it,
  * the uptime must be exactly that. Samples are spread over more than a
- * second so that they see every fraction of a second.
+ * second so that they see every fraction of a second. One mismatch is
+ * forgiven (a virtual CPU can be held up for longer than the slack); a
+ * wrong rounding or offset mismatches in most samples.
  */
 static bool uptime_exact(char *why, size_t len)
 {
 	struct timespec t1, t2;
+	int i, checked = 0, bad = 0;
 	struct sysinfo v;
-	int i, checked = 0;
 	long lo, hi;
 
 	for (i = 0; i < UPTIME_SAMPLES; i++) {
@@ -153,7 +155,10 @@ static bool uptime_exact(char *why, size_t len)
 			snprintf(why, len, " uptime %ld, CLOCK_BOOTTIME %ld.%09ld %s %ld",
 				 v.uptime, (long)t2.tv_sec, t2.tv_nsec,
 				 "rounded up is", hi);
-			return false;
+			if (++bad > 1)
+				return false;
+			ksft_print_msg("forgiven:%s\n", why);
+			why[0] = '\0';
 		}
 	}
 	if (checked < UPTIME_SAMPLES / 2) {
