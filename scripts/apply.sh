@@ -31,20 +31,11 @@ check_src_clean() {
 }
 
 am_series() {
-	local p out version from="Debian's linux-source-6.12"
+	local p version from="Debian's linux-source-6.12"
 	[[ -z ${KSRC:-} ]] || from="KSRC=$KSRC"
 	version=$(make -s -C "$VS_AM" kernelversion)
-	git -C "$VS_AM" am --abort >/dev/null 2>&1 || true
-	vs_git -C "$VS_AM" reset -q --hard pristine
-	vs_git -C "$VS_AM" clean -q -fdx
-	while read -r p; do
-		if ! out=$(vs_git -C "$VS_AM" am -q --keep-cr "$p" 2>&1); then
-			vs_git -C "$VS_AM" am --abort >/dev/null 2>&1 || true
-			vs_git -C "$VS_AM" reset -q --hard pristine
-			grep -E '^(error|Patch failed)' <<<"$out" >&2 || printf '%s\n' "$out" >&2
-			vs_die "patch ${p#"$VS_ROOT"/} does not apply to Linux $version ($from); nothing was changed in $VS_SRC"
-		fi
-	done < <(vs_series)
+	p=$(vs_am_series) ||
+		vs_die "patch ${p#"$VS_ROOT"/} does not apply to Linux $version ($from); nothing was changed in $VS_SRC"
 }
 
 main() {

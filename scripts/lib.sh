@@ -84,6 +84,30 @@ vs_git() {
 		git -c core.hooksPath=/dev/null -c advice.detachedHead=false "$@"
 }
 
+# vs_am_reset REV: put the scratch work tree $VS_AM at REV, whatever
+# state an earlier, interrupted git am left it in.
+vs_am_reset() {
+	git -C "$VS_AM" am --abort >/dev/null 2>&1 || true
+	vs_git -C "$VS_AM" reset -q --hard "$1"
+	vs_git -C "$VS_AM" clean -q -fdx
+}
+
+# vs_am_series: git am the series onto pristine in $VS_AM. On failure,
+# resets $VS_AM, prints git's errors to stderr and the failing patch to
+# stdout, and returns 1.
+vs_am_series() {
+	local p out
+	vs_am_reset pristine
+	while read -r p; do
+		if ! out=$(vs_git -C "$VS_AM" am -q --keep-cr "$p" 2>&1); then
+			vs_am_reset pristine
+			grep -E '^(error|Patch failed)' <<<"$out" >&2 || printf '%s\n' "$out" >&2
+			printf '%s\n' "$p"
+			return 1
+		fi
+	done < <(vs_series)
+}
+
 # The series: every patch in patches/ except the cover letter, in order.
 vs_series() {
 	find "$VS_PATCHES" -maxdepth 1 -name '[0-9]*.patch' ! -name '0000-*' | sort

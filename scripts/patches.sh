@@ -85,8 +85,7 @@ regenerate() {
 	[[ -f $VS_BUILD/applied && $(cut -d' ' -f1 "$VS_BUILD/applied") == "$(vs_series_id)" ]] ||
 		vs_die "patches/ changed since it was last applied to $VS_SRC: run 'make apply' first (and redo your edits on top)"
 	head=$(git -C "$VS_SRC" rev-parse HEAD)
-	vs_git -C "$VS_AM" reset -q --hard "$head"
-	vs_git -C "$VS_AM" clean -q -fdx
+	vs_am_reset "$head"
 	fold_area_files
 	subjects=$(git -C "$VS_AM" log --format=%s pristine..HEAD)
 	if grep -q '^\(fixup\|squash\|amend\)! ' <<<"$subjects"; then
@@ -107,15 +106,7 @@ regenerate() {
 
 check() {
 	local area path p tmp stale=0
-	git -C "$VS_AM" am --abort >/dev/null 2>&1 || true
-	vs_git -C "$VS_AM" reset -q --hard pristine
-	vs_git -C "$VS_AM" clean -q -fdx
-	while read -r p; do
-		vs_git -C "$VS_AM" am -q --keep-cr "$p" >/dev/null 2>&1 || {
-			vs_git -C "$VS_AM" am --abort >/dev/null 2>&1 || true
-			vs_die "${p#"$VS_ROOT"/} does not apply to the pristine tree"
-		}
-	done < <(vs_series)
+	p=$(vs_am_series) || vs_die "${p#"$VS_ROOT"/} does not apply to the pristine tree"
 	while read -r area path; do
 		if ! cmp -s "$VS_ROOT/$area" "$VS_AM/$path"; then
 			vs_log "stale: $area differs from $path in patches/"
