@@ -54,8 +54,8 @@ main() {
 	fi
 	am_series
 	head=$(git -C "$VS_AM" rev-parse HEAD)
+	vs_set_applied "$id" "$head"
 	vs_git -C "$VS_SRC" checkout -q --detach "$head"
-	printf '%s %s\n' "$id" "$head" >"$VS_BUILD/applied"
 	vs_stage "apply: $n patches applied, $VS_SRC at $(git -C "$VS_SRC" log -1 --format='%h %s')"
 }
 

@@ -68,8 +68,8 @@ main() {
 	"$S/source.sh"
 	"$S/apply.sh"
 	"$S/kernel.sh"
-	FLAVOUR="" "$S/selftests.sh"
-	FLAVOUR="" "$S/initramfs.sh"
+	"$S/selftests.sh"
+	"$S/initramfs.sh"
 	"$S/boot.sh" bench
 	[[ -s $VS_BUILD/bench-icount.txt ]] || vs_die "the benchmark printed nothing; see $VS_LOGS/console-bench.log"
 	grep -q 'ratio vDSO sysinfo / floor' "$VS_BUILD/bench-icount.txt" ||

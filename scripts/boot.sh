@@ -31,7 +31,9 @@ run_qemu() {
 	local timeout=$1 log=$2 append=$3 rc=0 base
 	shift 3
 	mapfile -t base < <(qemu_base)
-	timeout -k 5 "$timeout" qemu-system-x86_64 "${base[@]}" "$@" \
+	# No stale console may pass for this run's.
+	rm -f "$log" "$log.qemu"
+	timeout --foreground -k 5 "$timeout" qemu-system-x86_64 "${base[@]}" "$@" \
 		-display none -monitor none -serial "file:$log" \
 		-append "console=ttyS0 panic=-1 quiet $append" \
 		</dev/null >"$log.qemu" 2>&1 || rc=$?
@@ -60,17 +62,25 @@ pick_accel() {
 	cat "$cache"
 }
 
+# accel_args ACCEL: the QEMU options; ACCEL was checked by check_accel.
 accel_args() {
 	case "$1" in
 	kvm) printf '%s\n' -accel kvm -cpu host ;;
-	tcg) printf '%s\n' -accel tcg -cpu max ;;
-	*) vs_die "unknown ACCEL=$1: use kvm or tcg" ;;
+	*) printf '%s\n' -accel tcg -cpu max ;;
+	esac
+}
+
+check_accel() {
+	case "$1" in
+	kvm|tcg) ;;
+	*) vs_die "unknown accelerator '$1' (ACCEL or $VS_BUILD/accel): use kvm or tcg" ;;
 	esac
 }
 
 # A run that did not reach its end: say why and show the console.
 report_unfinished() {
 	local log=$1 rc=$2 timeout=$3
+	[[ -f $log ]] || : >"$log"
 	if grep -q 'Kernel panic' "$log"; then
 		vs_log "error: the guest kernel panicked"
 	elif ((rc == 124 || rc == 137)); then
@@ -87,14 +97,16 @@ report_unfinished() {
 mode_test() {
 	local accel log=$VS_LOGS/console-test.log timeout=${TIMEOUT:-900} rc=0 a
 	local per_test=45
+	rm -f "$VS_BUILD/guest.counts"
 	accel=$(pick_accel)
+	check_accel "$accel"
 	mapfile -t a < <(accel_args "$accel")
 	vs_stage "boot: running the vDSO kselftests under ${accel^^} (timeout ${timeout}s)"
 	# kselftest's 45 s per test is for hardware; TCG is 10-50x slower.
 	[[ $accel == kvm ]] || per_test=300
 	run_qemu "$timeout" "$log" "${GUEST_APPEND:-} vsysinfo.mode=test vsysinfo.timeout=$per_test" \
 		"${a[@]}" -smp 2 || rc=$?
-	if ! grep -q VSYSINFO-DONE "$log"; then
+	if ((rc != 0)) || ! grep -q VSYSINFO-DONE "$log"; then
 		report_unfinished "$log" "$rc" "$timeout"
 		"$VS_ROOT/scripts/results.sh" "$log" "$VS_BUILD/guest.counts" >/dev/null || true
 		exit 1
@@ -108,7 +120,10 @@ bench_run() {
 	local log=$1 timeout=${TIMEOUT:-900} rc=0
 	shift
 	run_qemu "$timeout" "$log" "vsysinfo.mode=bench" "$@" -smp 1 || rc=$?
-	grep -q VSYSINFO-DONE "$log" || { report_unfinished "$log" "$rc" "$timeout"; exit 1; }
+	if ((rc != 0)) || ! grep -q VSYSINFO-DONE "$log"; then
+		report_unfinished "$log" "$rc" "$timeout"
+		exit 1
+	fi
 	tr -d '\r' <"$log" | sed -n '/VSYSINFO-BENCH-BEGIN/,/VSYSINFO-BENCH-END/{/VSYSINFO-/d;p}'
 }
 
@@ -129,6 +144,7 @@ mode_bench() {
 mode_shell() {
 	local accel a base
 	accel=$(pick_accel)
+	check_accel "$accel"
 	mapfile -t a < <(accel_args "$accel")
 	mapfile -t base < <(qemu_base)
 	vs_stage "boot: interactive shell under ${accel^^}; 'reboot -f' or Ctrl-a x leaves"

@@ -6,7 +6,8 @@
 #
 # Installs whatever is missing of: gcc make flex bison bc libelf-dev
 # libssl-dev cpio busybox-static qemu-system-x86 linux-source-6.12
-# (plus git, xz-utils, perl and libc6-dev, which the kernel build uses;
+# (plus git, xz-utils, perl, binutils and libc6-dev, which the kernel
+# build uses; rsync, which kselftest's install step uses;
 # python3-ply and python3-git for checkpatch.pl's SPDX check; the lint
 # of these scripts uses shellcheck). As root it runs apt-get update and
 # apt-get install; as any other user it prints the exact command to run
@@ -17,8 +18,8 @@ set -euo pipefail
 vs_want_help "${1:-}"
 
 PACKAGES=(gcc make flex bison bc libelf-dev libssl-dev cpio busybox-static
-	  qemu-system-x86 linux-source-6.12 git xz-utils perl
-	  libc6-dev python3-ply python3-git shellcheck)
+	  qemu-system-x86 linux-source-6.12 git xz-utils perl binutils
+	  libc6-dev rsync python3-ply python3-git shellcheck)
 
 missing_packages() {
 	local p

@@ -11,6 +11,11 @@
 # turns into an exit. Output between VSYSINFO-* markers is parsed by the
 # host (scripts/results.sh).
 
+if [ "$$" != 1 ]; then
+	echo "guest-init.sh is the /init of the test initramfs, not a host command" >&2
+	exit 1
+fi
+
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null

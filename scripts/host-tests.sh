@@ -28,7 +28,8 @@ N=0
 PASSED=0
 FAILED=0
 
-# check NAME CMD...: run CMD, which must succeed.
+# check NAME CMD...: run CMD, which must succeed. (set -e does not act
+# inside it: a CMD of several steps must return on each failure.)
 check() {
 	local name=$1 out
 	shift
@@ -85,16 +86,17 @@ usage_cases() {
 }
 
 bad_ksrc() {
-	local d
+	local d rc=0
 	d=$(mktemp -d)
-	expect 1 "KSRC=$d is not a Linux kernel source tree" env KSRC="$d" BUILD="$d/build" "$S/source.sh"
-	expect 1 'is not a directory' env KSRC="$d/missing" BUILD="$d/build" "$S/source.sh"
+	expect 1 "KSRC=$d is not a Linux kernel source tree" env KSRC="$d" BUILD="$d/build" "$S/source.sh" || rc=1
+	expect 1 'is not a directory' env KSRC="$d/missing" BUILD="$d/build" "$S/source.sh" || rc=1
 	rm -rf "$d"
+	return "$rc"
 }
 
 # A patch whose hunk no longer matches: named, and nothing changed.
 corrupted_patch() {
-	local d head applied p
+	local d head applied p rc=0
 	d=$(mktemp -d)
 	cp "$VS_PATCHES"/*.patch "$d/"
 	p=$(basename "$(vs_series | sed -n 2p)")
@@ -102,8 +104,9 @@ corrupted_patch() {
 	sed -i '0,/^ /s/^ /  garbage/' "$d/$p"
 	head=$(git -C "$VS_SRC" rev-parse HEAD)
 	applied=$(cat "$VS_BUILD/applied" 2>/dev/null || true)
-	expect 1 "patch .*$p does not apply to Linux [0-9.]+" env PATCHES="$d" "$S/apply.sh"
+	expect 1 "patch .*$p does not apply to Linux [0-9.]+" env PATCHES="$d" "$S/apply.sh" || rc=1
 	rm -rf "$d"
+	((rc == 0)) || return 1
 	[[ $(git -C "$VS_SRC" rev-parse HEAD) == "$head" ]] || { echo "src HEAD moved"; return 1; }
 	[[ $(cat "$VS_BUILD/applied" 2>/dev/null || true) == "$applied" ]] || { echo "applied record changed"; return 1; }
 	[[ -z $(git -C "$VS_SRC" status --porcelain --untracked-files=no) ]] || { echo "src left dirty"; return 1; }
@@ -111,14 +114,15 @@ corrupted_patch() {
 
 # boot.sh without QEMU on PATH must name the package.
 missing_tool() {
-	local d f
+	local d f rc=0
 	d=$(mktemp -d)
 	for f in /usr/bin/* /bin/*; do
 		[[ $(basename "$f") == qemu-system-x86_64 ]] && continue
 		ln -sf "$f" "$d/" 2>/dev/null || true
 	done
-	expect 1 "install Debian package 'qemu-system-x86'" env PATH="$d" "$S/boot.sh" test
+	expect 1 "install Debian package 'qemu-system-x86'" env PATH="$d" "$S/boot.sh" test || rc=1
 	rm -rf "$d"
+	return "$rc"
 }
 
 checkpatch() {
@@ -203,10 +207,12 @@ w1_clean() {
 }
 
 guest_panic() {
-	expect 1 'the guest kernel panicked' env ACCEL=tcg GUEST_APPEND="rdinit=/vsysinfo-no-such-init" \
-		"$S/boot.sh" test
-	expect 1 'last 30 console lines' env ACCEL=tcg GUEST_APPEND="rdinit=/vsysinfo-no-such-init" \
-		"$S/boot.sh" test
+	local out rc=0 pattern
+	out=$(ACCEL=tcg GUEST_APPEND="rdinit=/vsysinfo-no-such-init" "$S/boot.sh" test 2>&1) || rc=$?
+	[[ $rc == 1 ]] || { printf 'exit status %s, expected 1:\n%s\n' "$rc" "$out"; return 1; }
+	for pattern in 'the guest kernel panicked' 'last 30 console lines' 'Kernel panic - not syncing'; do
+		grep -qF -- "$pattern" <<<"$out" || { printf 'output lacks "%s":\n%s\n' "$pattern" "$out"; return 1; }
+	done
 }
 
 guest_timeout() {

@@ -58,7 +58,8 @@ vs_init() {
 	if [[ -n ${KSRC:-} ]]; then
 		[[ -d $KSRC ]] || vs_die "KSRC=$KSRC is not a directory"
 		KSRC=$(cd "$KSRC" && pwd)
-		id="ksrc-$(basename "$KSRC")-$(printf '%s' "$KSRC" | sha1sum | cut -c1-8)"
+		id=$(basename "$KSRC")
+		id="ksrc-${id//[^A-Za-z0-9._-]/_}-$(printf '%s' "$KSRC" | sha1sum | cut -c1-8)"
 	else
 		id=debian
 	fi
@@ -71,7 +72,20 @@ vs_init() {
 	VS_KST=$VS_BUILD/kselftest
 	VS_PATCHES=${PATCHES:-$VS_ROOT/patches}
 	export VS_BUILD VS_SRC VS_AM VS_OBJ VS_LOGS VS_KST VS_PATCHES
+	# Kbuild refuses spaces and colons in its folders, QEMU commas.
+	[[ $VS_BUILD != *[\ :,]* ]] ||
+		vs_die "the build folder '$VS_BUILD' contains a space, colon or comma, which Kbuild or QEMU cannot take: clone the repository to a plain path or set BUILD="
+	[[ -d $VS_PATCHES ]] || vs_die "the patch folder $VS_PATCHES does not exist (PATCHES=)"
 	mkdir -p "$VS_LOGS"
+	vs_lock
+}
+
+# One run at a time per build folder; the scripts a run starts share its lock.
+vs_lock() {
+	[[ ${VS_LOCKED:-} != "$VS_BUILD" ]] || return 0
+	exec 9>"$VS_BUILD/lock"
+	flock -n 9 || vs_die "another run is using $VS_BUILD (it holds $VS_BUILD/lock); wait for it to finish"
+	export VS_LOCKED=$VS_BUILD
 }
 
 # Fixed identity and dates for the pristine commit and git am, so that
@@ -88,6 +102,7 @@ vs_git() {
 # state an earlier, interrupted git am left it in.
 vs_am_reset() {
 	git -C "$VS_AM" am --abort >/dev/null 2>&1 || true
+	git -C "$VS_AM" rebase --abort >/dev/null 2>&1 || true
 	vs_git -C "$VS_AM" reset -q --hard "$1"
 	vs_git -C "$VS_AM" clean -q -fdx
 }
@@ -128,6 +143,14 @@ vs_area_files() {
 			printf '%s %s\n' "$dir/${f#./}" "$kdir/${f#./}"
 		done
 	done
+}
+
+# vs_set_applied ID HEAD: record (atomically) that $VS_SRC is to be at
+# HEAD, the series ID applied to the pristine tree. Written before the
+# checkout, so that an interrupted checkout is redone by the next apply.
+vs_set_applied() {
+	printf '%s %s\n' "$1" "$2" >"$VS_BUILD/applied.new"
+	mv "$VS_BUILD/applied.new" "$VS_BUILD/applied"
 }
 
 # vs_series_id: identifies the pristine tree plus the series in patches/.

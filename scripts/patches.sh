@@ -85,22 +85,28 @@ regenerate() {
 	[[ -f $VS_BUILD/applied && $(cut -d' ' -f1 "$VS_BUILD/applied") == "$(vs_series_id)" ]] ||
 		vs_die "patches/ changed since it was last applied to $VS_SRC: run 'make apply' first (and redo your edits on top)"
 	head=$(git -C "$VS_SRC" rev-parse HEAD)
+	git -C "$VS_SRC" merge-base --is-ancestor "$(cut -d' ' -f2 "$VS_BUILD/applied")" "$head" ||
+		vs_die "$VS_SRC (HEAD $head) does not contain the whole applied series: run 'make apply' first"
 	vs_am_reset "$head"
 	fold_area_files
 	subjects=$(git -C "$VS_AM" log --format=%s pristine..HEAD)
 	if grep -q '^\(fixup\|squash\|amend\)! ' <<<"$subjects"; then
-		GIT_SEQUENCE_EDITOR=true vs_git -C "$VS_AM" rebase -q -i --autosquash pristine ||
-			vs_die "folding the fixups failed; resolve it in $VS_AM or drop the fixup commits in $VS_SRC"
+		if ! GIT_SEQUENCE_EDITOR=true vs_git -C "$VS_AM" rebase -q -i --autosquash pristine; then
+			git -C "$VS_AM" rebase --abort >/dev/null 2>&1 || true
+			vs_die "folding the fixups failed (a conflict): fix the fixup commits in $VS_SRC, then run make patches again"
+		fi
 	fi
-	tmp=$(mktemp -d)
+	# Write the new series beside the old one and swap: an interrupted
+	# run never leaves patches/ empty or half written.
+	tmp=$VS_PATCHES.new
+	rm -rf "$tmp" "$VS_PATCHES.old"
 	write_series "$tmp"
-	rm -f "$VS_PATCHES"/*.patch
-	mkdir -p "$VS_PATCHES"
-	mv "$tmp"/*.patch "$VS_PATCHES"/
-	rmdir "$tmp"
+	mv "$VS_PATCHES" "$VS_PATCHES.old"
+	mv "$tmp" "$VS_PATCHES"
+	rm -rf "$VS_PATCHES.old"
 	head=$(git -C "$VS_AM" rev-parse HEAD)
+	vs_set_applied "$(vs_series_id)" "$head"
 	vs_git -C "$VS_SRC" checkout -q --detach "$head"
-	printf '%s %s\n' "$(vs_series_id)" "$head" >"$VS_BUILD/applied"
 	vs_stage "patches: $(vs_series | wc -l) patches written to ${VS_PATCHES#"$VS_ROOT"/}/"
 }
 

@@ -12,7 +12,8 @@
 #   - the plan (1..N) is missing or the number of results differs from it,
 #     or the KTAP end marker is missing (a truncated run),
 #   - the kernel panicked,
-#   - the kernel log holds a WARNING, BUG, Oops or lockdep report.
+#   - the kernel log holds a WARNING, BUG, Oops or lockdep report, or the
+#     guest did not dump it.
 # The kernel log check counts as one more test. COUNTS_FILE, if given,
 # receives "PASSED FAILED SKIPPED". Exit status: 0 only if nothing failed.
 set -euo pipefail
@@ -71,12 +72,20 @@ parse_ktap() {
 	}'
 }
 
+# The kernel log that the guest dumped after the tests, and any panic on
+# the console (a panicking kernel dumps nothing).
 check_kernel_log() {
-	local bad
-	bad=$(tr -d '\r' <"$1" | grep -E -- "$KERNEL_BAD" | grep -v 'VSYSINFO-' || true)
+	local dmesg bad
+	dmesg=$(tr -d '\r' <"$1" | sed -n '/^VSYSINFO-DMESG-BEGIN/,/^VSYSINFO-DMESG-END/p')
+	bad=$({ grep -E -- "$KERNEL_BAD" <<<"$dmesg" || true
+		tr -d '\r' <"$1" | grep -F 'Kernel panic' || true; } | sort -u)
 	if [[ -n $bad ]]; then
 		printf 'FAIL kernel log: warnings or errors reported\n'
 		sed 's/^/     | /' <<<"$bad" | head -n 40
+		return 1
+	fi
+	if ! grep -q '^VSYSINFO-DMESG-END' <<<"$dmesg" || (($(wc -l <<<"$dmesg") < 10)); then
+		printf 'FAIL kernel log: the guest did not dump its kernel log\n'
 		return 1
 	fi
 	printf 'PASS kernel log: no WARNING, BUG, Oops or lockdep report\n'

@@ -27,8 +27,12 @@ build_kselftest() {
 # The seed's method: gcc -o test test.c vdso64.so
 build_linked() {
 	local vdso=$VS_OBJ/arch/x86/entry/vdso/vdso64.so
-	if ! nm -D "$vdso" | grep -qw __vdso_sysinfo; then
-		vs_stage "selftests: $vdso has no __vdso_sysinfo, not building vdso_linked_sysinfo"
+	if ! nm -D "$vdso" | grep -w __vdso_sysinfo >/dev/null; then
+		# Only a tree without the series may lack it: its kselftest
+		# would SKIP, and a SKIP must not hide a lost export.
+		[[ ! -x $VS_KST/vDSO/vdso_test_sysinfo ]] ||
+			vs_die "the series adds vdso_test_sysinfo but $vdso does not export __vdso_sysinfo"
+		vs_stage "selftests: $vdso has no __vdso_sysinfo (no series applied), not building vdso_linked_sysinfo"
 		return
 	fi
 	mkdir -p "$VS_KST/vsysinfo"
@@ -45,6 +49,7 @@ main() {
 		vs_die "no kernel build in $VS_OBJ: run 'make kernel' first"
 	vs_need gcc gcc
 	vs_need nm binutils
+	vs_need rsync rsync
 	build_kselftest
 	build_linked
 	vs_stage "selftests: $(wc -l <"$VS_KST/kselftest-list.txt") tests installed in ${VS_KST#"$VS_ROOT"/}"

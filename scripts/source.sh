@@ -20,13 +20,19 @@ TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 
 # What the current source is: a new value means the tree must be redone.
 source_id() {
+	local g
 	if [[ -n ${KSRC:-} ]]; then
-		if git -C "$KSRC" rev-parse --git-dir >/dev/null 2>&1; then
-			printf 'ksrc %s %s %s\n' "$KSRC" \
-				"$(git -C "$KSRC" rev-parse HEAD)" \
-				"$(git -C "$KSRC" status --porcelain | sha1sum | cut -c1-12)"
+		g=(git -c safe.directory="$KSRC" --no-optional-locks -C "$KSRC")
+		if "${g[@]}" rev-parse --git-dir >/dev/null 2>&1; then
+			# HEAD, the uncommitted changes and the untracked files;
+			# read without writing to KSRC's index.
+			printf 'ksrc %s %s %s\n' "$KSRC" "$("${g[@]}" rev-parse HEAD)" \
+				"$({ "${g[@]}" diff HEAD; "${g[@]}" ls-files -o --exclude-standard; } |
+				   sha1sum | cut -c1-12)"
 		else
-			printf 'ksrc %s\n' "$KSRC"
+			printf 'ksrc %s %s\n' "$KSRC" \
+				"$(find "$KSRC" -path "$KSRC/.git" -prune -o -type f -printf '%P %s %T@\n' |
+				   sort | sha1sum | cut -c1-12)"
 		fi
 	else
 		printf 'tarball %s %s\n' "$TARBALL" "$(stat -c '%s %Y' "$TARBALL")"
@@ -72,24 +78,41 @@ commit_pristine() {
 	vs_git -C "$tree" checkout -q --detach pristine
 }
 
+# The tree is about to be replaced: refuse if that would lose work done in
+# it (uncommitted changes, or commits that make patches has not folded).
+check_no_work() {
+	local head applied
+	[[ -z $(git -C "$VS_SRC" status --porcelain --untracked-files=no) ]] ||
+		vs_die "the source changed ($1), but $VS_SRC has uncommitted changes: commit them (git commit --fixup) and run 'make patches', or discard them, then run again"
+	head=$(git -C "$VS_SRC" rev-parse HEAD)
+	applied=$(cut -d' ' -f2 "$VS_BUILD/applied" 2>/dev/null || true)
+	[[ $head == "$(git -C "$VS_SRC" rev-parse pristine)" ]] && return
+	[[ -n $applied ]] && git -C "$VS_SRC" merge-base --is-ancestor "$head" "$applied" && return
+	vs_die "the source changed ($1), but $VS_SRC has commits that are not in patches/: run 'make patches' first"
+}
+
 main() {
 	local id tmp
 	vs_init
 	[[ -z ${KSRC:-} ]] || check_ksrc
 	id=$(source_id)
 	if [[ -d $VS_SRC/.git && -f $VS_BUILD/source.id &&
-	      $(cat "$VS_BUILD/source.id") == "$id" ]]; then
+	      $(cat "$VS_BUILD/source.id") == "$id" ]] &&
+	   git -C "$VS_AM" rev-parse --git-dir >/dev/null 2>&1; then
 		vs_stage "source: $VS_SRC is up to date"
 		return
 	fi
+	[[ ! -d $VS_SRC/.git ]] || check_no_work "$id"
 	# Build the new tree beside the old one and swap at the end, so an
 	# interrupted run leaves nothing half-done behind.
+	rm -f "$VS_BUILD/source.id"
 	tmp=$VS_BUILD/new
 	rm -rf "$tmp"
 	mkdir -p "$tmp"
 	fetch_source "$tmp/src"
 	commit_pristine "$tmp/src"
-	rm -rf "$VS_SRC" "$VS_AM" "$VS_OBJ" "$VS_BUILD"/*.stamp "$VS_BUILD/applied"
+	rm -rf "$VS_SRC" "$VS_AM" "$VS_BUILD"/obj "$VS_BUILD"/obj-* "$VS_BUILD"/obj*.config-stamp \
+		"$VS_BUILD/applied"
 	mv "$tmp/src" "$VS_SRC"
 	mv "$tmp/am" "$VS_AM"
 	rmdir "$tmp"
