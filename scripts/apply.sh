@@ -16,20 +16,6 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 vs_want_help "${1:-}"
 
-# Refuse to throw away work done in the work tree that gets built.
-check_src_clean() {
-	local head applied
-	[[ -z $(git -C "$VS_SRC" status --porcelain --untracked-files=no) ]] ||
-		vs_die "$VS_SRC has uncommitted changes: commit them (git commit --fixup=<commit>) and run 'make patches', or discard them with 'git -C $VS_SRC checkout -- .'"
-	head=$(git -C "$VS_SRC" rev-parse HEAD)
-	applied=$(cut -d' ' -f2 "$VS_BUILD/applied" 2>/dev/null || true)
-	# Pristine, the applied series, or one of its commits (an
-	# interrupted 'kernel.sh --each-commit') are all safe to move from.
-	[[ $head == "$(git -C "$VS_SRC" rev-parse pristine)" ]] && return
-	[[ -n $applied ]] && git -C "$VS_SRC" merge-base --is-ancestor "$head" "$applied" && return
-	vs_die "$VS_SRC has commits that are not in patches/ (HEAD $head): run 'make patches' to fold them into the series first"
-}
-
 am_series() {
 	local p version from="Debian's linux-source-6.12"
 	[[ -z ${KSRC:-} ]] || from="KSRC=$KSRC"
@@ -42,7 +28,7 @@ main() {
 	local id head n
 	vs_init
 	[[ -d $VS_SRC/.git && -d $VS_AM ]] || vs_die "no source tree in $VS_BUILD: run 'make source' first"
-	check_src_clean
+	vs_check_no_work ""
 	id=$(vs_series_id)
 	n=$(vs_series | wc -l)
 	if [[ -f $VS_BUILD/applied && $(cut -d' ' -f1 "$VS_BUILD/applied") == "$id" ]]; then

@@ -145,6 +145,22 @@ vs_area_files() {
 	done
 }
 
+# vs_check_no_work PREFIX: refuse to move or replace $VS_SRC when that
+# would lose work done in it: uncommitted changes, or commits that make
+# patches has not folded. Pristine, the applied series, or one of its
+# commits (an interrupted 'kernel.sh --each-commit') are safe. PREFIX
+# starts the error messages.
+vs_check_no_work() {
+	local head applied
+	[[ -z $(git -C "$VS_SRC" status --porcelain --untracked-files=no) ]] ||
+		vs_die "$1$VS_SRC has uncommitted changes: commit them (git commit --fixup=<commit>) and run 'make patches', or discard them with 'git -C $VS_SRC checkout -- .'"
+	head=$(git -C "$VS_SRC" rev-parse HEAD)
+	applied=$(cut -d' ' -f2 "$VS_BUILD/applied" 2>/dev/null || true)
+	[[ $head == "$(git -C "$VS_SRC" rev-parse pristine)" ]] && return
+	[[ -n $applied ]] && git -C "$VS_SRC" merge-base --is-ancestor "$head" "$applied" && return
+	vs_die "$1$VS_SRC has commits that are not in patches/ (HEAD $head): run 'make patches' to fold them into the series first"
+}
+
 # vs_set_applied ID HEAD: record (atomically) that $VS_SRC is to be at
 # HEAD, the series ID applied to the pristine tree. Written before the
 # checkout, so that an interrupted checkout is redone by the next apply.

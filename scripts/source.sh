@@ -78,19 +78,6 @@ commit_pristine() {
 	vs_git -C "$tree" checkout -q --detach pristine
 }
 
-# The tree is about to be replaced: refuse if that would lose work done in
-# it (uncommitted changes, or commits that make patches has not folded).
-check_no_work() {
-	local head applied
-	[[ -z $(git -C "$VS_SRC" status --porcelain --untracked-files=no) ]] ||
-		vs_die "the source changed ($1), but $VS_SRC has uncommitted changes: commit them (git commit --fixup) and run 'make patches', or discard them, then run again"
-	head=$(git -C "$VS_SRC" rev-parse HEAD)
-	applied=$(cut -d' ' -f2 "$VS_BUILD/applied" 2>/dev/null || true)
-	[[ $head == "$(git -C "$VS_SRC" rev-parse pristine)" ]] && return
-	[[ -n $applied ]] && git -C "$VS_SRC" merge-base --is-ancestor "$head" "$applied" && return
-	vs_die "the source changed ($1), but $VS_SRC has commits that are not in patches/: run 'make patches' first"
-}
-
 main() {
 	local id tmp
 	vs_init
@@ -102,7 +89,7 @@ main() {
 		vs_stage "source: $VS_SRC is up to date"
 		return
 	fi
-	[[ ! -d $VS_SRC/.git ]] || check_no_work "$id"
+	[[ ! -d $VS_SRC/.git ]] || vs_check_no_work "the source changed ($id), but "
 	# Build the new tree beside the old one and swap at the end, so an
 	# interrupted run leaves nothing half-done behind.
 	rm -f "$VS_BUILD/source.id"
