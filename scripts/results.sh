@@ -5,9 +5,9 @@
 # Usage: scripts/results.sh [-h] CONSOLE_LOG [COUNTS_FILE]
 #
 # Reads the TAP that run_kselftest.sh printed between the VSYSINFO-KTAP
-# markers (one TAP document per collection; their plans add up) and the kernel log dumped between the VSYSINFO-DMESG markers,
-# and prints one line per test (PASS, FAIL, SKIP) with the output of
-# each failed test. The run fails when:
+# markers (one TAP document per collection; their plans add up) and the
+# kernel log dumped between the VSYSINFO-DMESG markers, and prints one
+# line per test (PASS, FAIL, SKIP) with the output of each failed test. The run fails when:
 #   - a test is 'not ok' (and not '# SKIP'),
 #   - the plan (1..N) is missing or the number of results differs from it,
 #     or the KTAP end marker is missing (a truncated run),
@@ -30,7 +30,7 @@ parse_ktap() {
 	/VSYSINFO-KTAP-BEGIN/ { inside = 1; seen_begin = 1; next }
 	/VSYSINFO-KTAP-END/   { inside = 0; seen_end = 1; next }
 	!inside { next }
-	/^TAP version/ { docs++; next }
+	/^TAP version/ { next }
 	/^1\.\.[0-9]+/ { plan += substr($1, 4); planned = 1; next }
 	/^(not )?ok [0-9]+/ {
 		notok = ($1 == "not")
