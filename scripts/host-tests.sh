@@ -185,11 +185,13 @@ pre() {
 # Compile the series' C files again with W=1; keep the old objects when
 # the result is identical so that the next build does not relink.
 w1_clean() {
-	local f o out rc=0
+	local f o out rc=0 sources=0 checked=0
 	while read -r f; do
 		[[ $f == *.c && $f != tools/* ]] || continue
+		sources=$((sources + 1))
 		o=${f%.c}.o
 		[[ -f $VS_OBJ/$o ]] || continue
+		checked=$((checked + 1))
 		cp -p "$VS_OBJ/$o" "$VS_OBJ/$o.w1-saved"
 		rm -f "$VS_OBJ/$o"
 		out=$(make -s -C "$VS_SRC" O="$VS_OBJ" W=1 "$o" 2>&1) || rc=1
@@ -203,6 +205,12 @@ w1_clean() {
 			rc=1
 		fi
 	done < <(git -C "$VS_SRC" diff --name-only pristine HEAD)
+	# A series with C files that the test kernel does not build would
+	# pass this check without checking anything.
+	if ((sources > 0 && checked == 0)); then
+		printf 'none of the %d C files the series touches is built in %s\n' "$sources" "$VS_OBJ"
+		rc=1
+	fi
 	return "$rc"
 }
 
