@@ -72,6 +72,11 @@ commit_pristine() {
 	version=$(make -s -C "$tree" kernelversion 2>/dev/null) ||
 		vs_die "cannot read the kernel version of $tree"
 	git -C "$tree" init -q -b pristine
+	# A background 'git gc --auto' would inherit the build folder's lock
+	# (vs_lock) and hold it after the stage ends: pack nothing behind
+	# the harness's back.
+	git -C "$tree" config gc.auto 0
+	git -C "$tree" config maintenance.auto false
 	vs_git -C "$tree" add -f -A
 	vs_git -C "$tree" commit -q -m "Linux $version (pristine)"
 	vs_git -C "$tree" worktree add -q --detach ../am pristine
