@@ -32,11 +32,18 @@
  * The counters (all but bufferram) are at most one timekeeping update
  * old. The memory sizes are scaled to bytes and mem_unit is set to 1
  * exactly when do_sysinfo() would do so.
+ *
+ * vdso_sysinfo=off on the kernel command line leaves the snapshot not
+ * valid, so that the vDSO makes the sysinfo system call every time: for
+ * administrators whose seccomp filters, audit rules or container tools
+ * must see every sysinfo() call. The snapshot is also not valid before
+ * the first update.
  */
 
 #include <linux/blkdev.h>
 #include <linux/highmem.h>
 #include <linux/init.h>
+#include <linux/kstrtox.h>
 #include <linux/mm.h>
 #include <linux/sched/loadavg.h>
 #include <linux/sched/stat.h>
@@ -48,6 +55,20 @@
 #include <vdso/vsyscall.h>
 
 #include "timekeeping_internal.h"
+
+static bool vdso_sysinfo_enabled __ro_after_init = true;
+
+static int __init vdso_sysinfo_setup(char *str)
+{
+	return kstrtobool(str, &vdso_sysinfo_enabled);
+}
+early_param("vdso_sysinfo", vdso_sysinfo_setup);
+
+/* The snapshot is what do_sysinfo() fills in, in the 64-bit layout. */
+static_assert(sizeof(struct vdso_sysinfo64) == sizeof(struct sysinfo));
+static_assert(offsetof(struct vdso_sysinfo64, procs) == offsetof(struct sysinfo, procs));
+static_assert(offsetof(struct vdso_sysinfo64, totalhigh) == offsetof(struct sysinfo, totalhigh));
+static_assert(offsetof(struct vdso_sysinfo64, mem_unit) == offsetof(struct sysinfo, mem_unit));
 
 /* Last value of nr_blockdev_pages(), sampled from process context. */
 static unsigned long vdso_sysinfo_bufferram;
@@ -64,17 +85,17 @@ static void vdso_sysinfo_refresh(struct work_struct *work)
 
 static int __init vdso_sysinfo_init(void)
 {
-	if (IS_ENABLED(CONFIG_BLOCK))
+	if (IS_ENABLED(CONFIG_BLOCK) && vdso_sysinfo_enabled)
 		queue_delayed_work(system_power_efficient_wq,
 				   &vdso_sysinfo_work, 0);
 	return 0;
 }
 late_initcall(vdso_sysinfo_init);
 
-static void vdso_sysinfo_fill(struct sysinfo *info)
+static void vdso_sysinfo_fill(struct vdso_sysinfo64 *info)
 {
 	unsigned long totalram = totalram_pages();
-	unsigned long totalswap = 0, freeswap = 0, total;
+	unsigned long totalswap = 0, freeswap = 0, total, loads[3];
 	unsigned int shift = 0;
 
 #ifdef CONFIG_SWAP
@@ -91,7 +112,10 @@ static void vdso_sysinfo_fill(struct sysinfo *info)
 	if (total >= totalram && total <= (ULONG_MAX >> PAGE_SHIFT))
 		shift = PAGE_SHIFT;
 
-	get_avenrun(info->loads, 0, SI_LOAD_SHIFT - FSHIFT);
+	get_avenrun(loads, 0, SI_LOAD_SHIFT - FSHIFT);
+	info->loads[0] = loads[0];
+	info->loads[1] = loads[1];
+	info->loads[2] = loads[2];
 	info->procs = nr_threads;
 	info->totalram = totalram << shift;
 	info->freeram = global_zone_page_state(NR_FREE_PAGES) << shift;
@@ -117,26 +141,24 @@ void vdso_sysinfo_update(const struct timekeeper *tk)
 	u64 nsec;
 	s64 sec;
 
-	/* CLOCK_BOOTTIME as of this update, as update_vdso_data() does */
+	if (!vdso_sysinfo_enabled)
+		return;
+
+	/*
+	 * CLOCK_BOOTTIME as of this update, as update_vdso_data() computes
+	 * it; the nanoseconds may add up to more than a second, which
+	 * vdso_sysinfo_uptime() carries.
+	 */
 	sec = tk->xtime_sec + tk->wall_to_monotonic.tv_sec +
 	      tk->monotonic_to_boot.tv_sec;
 	nsec = (tk->tkr_mono.xtime_nsec >> shift) +
 	       tk->wall_to_monotonic.tv_nsec + tk->monotonic_to_boot.tv_nsec;
-	while (nsec >= NSEC_PER_SEC) {
-		nsec -= NSEC_PER_SEC;
-		sec++;
-	}
 
-	WRITE_ONCE(sd->seq, sd->seq + 1);
-	/* Make @seq odd before the snapshot changes: vdso_sysinfo_read_begin() */
-	smp_wmb();
-
+	vdso_sysinfo_write_begin(sd);
 	sd->boot_sec = sec;
 	sd->boot_nsec = nsec;
-	sd->info.uptime = sec + (nsec ? 1 : 0);
+	sd->info.uptime = vdso_sysinfo_uptime(sec, nsec);
 	vdso_sysinfo_fill(&sd->info);
-
-	/* Complete the snapshot before @seq is even: vdso_sysinfo_read_retry() */
-	smp_wmb();
-	WRITE_ONCE(sd->seq, sd->seq + 1);
+	sd->valid = 1;
+	vdso_sysinfo_write_end(sd);
 }

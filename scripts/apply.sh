@@ -31,8 +31,8 @@ main() {
 	vs_check_no_work ""
 	id=$(vs_series_id)
 	n=$(vs_series | wc -l)
-	if [[ -f $VS_BUILD/applied && $(cut -d' ' -f1 "$VS_BUILD/applied") == "$id" ]]; then
-		head=$(cut -d' ' -f2 "$VS_BUILD/applied")
+	if [[ $(vs_applied_id) == "$id" ]]; then
+		head=$(vs_applied_head)
 		[[ $(git -C "$VS_SRC" rev-parse HEAD) == "$head" ]] ||
 			vs_git -C "$VS_SRC" checkout -q --detach "$head"
 		vs_stage "apply: $n patches already applied"

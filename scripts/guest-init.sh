@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # /init of the test initramfs (busybox sh). The mode comes from the
 # kernel command line: vsysinfo.mode=test|bench|shell|probe.
-#   test   run_kselftest.sh for the vDSO collection, then the kernel log;
-#          vsysinfo.timeout=SECS is the per-test timeout (default 45)
-#   bench  the vdso_test_sysinfo benchmark
+#   test   run_kselftest.sh for the vDSO and vsysinfo collections (or,
+#          with vsysinfo.tests=COLL:TEST,..., only those tests), then the
+#          kernel log; vsysinfo.timeout=SECS is the per-test timeout
+#          (default 45)
+#   bench  the vdso_test_sysinfo benchmarks (64-bit, 32-bit, x32) and,
+#          when installed, the preload library's
 #   shell  an interactive shell on the console
 #   probe  print a marker and stop (used to find out whether KVM works)
 # Every mode but shell ends with reboot -f, which QEMU's -no-reboot
@@ -29,10 +32,12 @@ ln -sf /proc/self/fd/2 /dev/stderr
 
 mode=shell
 timeout=45
+tests=
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	vsysinfo.mode=*) mode=${arg#vsysinfo.mode=} ;;
 	vsysinfo.timeout=*) timeout=${arg#vsysinfo.timeout=} ;;
+	vsysinfo.tests=*) tests=${arg#vsysinfo.tests=} ;;
 	esac
 done
 
@@ -41,10 +46,19 @@ echo "VSYSINFO-INIT mode=$mode kernel=$(uname -r)"
 case "$mode" in
 test)
 	echo "VSYSINFO-KTAP-BEGIN"
-	collections="-c vDSO"
-	grep -q '^vsysinfo:' /kselftest/kselftest-list.txt &&
-		collections="$collections -c vsysinfo"
-	cd /kselftest && ./run_kselftest.sh -o "$timeout" $collections
+	if [ -n "$tests" ]; then
+		selection=
+		for t in $(echo "$tests" | tr , ' '); do
+			grep -qx "$t" /kselftest/kselftest-list.txt &&
+				selection="$selection -t $t"
+		done
+	else
+		selection="-c vDSO"
+		grep -q '^vsysinfo:' /kselftest/kselftest-list.txt &&
+			selection="$selection -c vsysinfo"
+	fi
+	# None of the named tests installed: no plan, which the host fails.
+	[ -z "$selection" ] || (cd /kselftest && ./run_kselftest.sh -o "$timeout" $selection)
 	echo "VSYSINFO-KTAP-END"
 	echo "VSYSINFO-DMESG-BEGIN"
 	dmesg
@@ -52,7 +66,11 @@ test)
 	;;
 bench)
 	echo "VSYSINFO-BENCH-BEGIN"
-	/kselftest/vDSO/vdso_test_sysinfo bench
+	for t in vdso_test_sysinfo vdso_test_sysinfo_32 vdso_test_sysinfo_x32; do
+		[ -x /kselftest/vDSO/$t ] && /kselftest/vDSO/$t bench
+	done
+	[ -x /kselftest/vsysinfo/bench-preload.sh ] && ! grep -q vdso_sysinfo=off /proc/cmdline &&
+		/kselftest/vsysinfo/bench-preload.sh
 	echo "VSYSINFO-BENCH-END"
 	;;
 probe)

@@ -5,10 +5,14 @@
 # Usage: scripts/kernel.sh [-h] [--each-commit]    (make kernel)
 #
 # Configures build/<tree>/obj from tinyconfig plus the fragment
-# scripts/test-kernel.config (FLAVOUR=bench: plus
-# scripts/bench-kernel.config, in build/<tree>/obj-bench; merged with the tree's own
-# scripts/kconfig/merge_config.sh), checks that every option of the
-# fragment made it into .config, and builds bzImage with W=1. The
+# scripts/test-kernel.config (booting, console, lock debugging), the
+# options the vDSO kselftests need from their own config file,
+# tools/testing/selftests/vDSO/config, as the series' last commit has it
+# (kselftest's convention; a tree without one gets the copy in
+# tools-testing-selftests/vDSO/config), and for FLAVOUR=bench
+# scripts/bench-kernel.config, in build/<tree>/obj-bench; merged with the
+# tree's own scripts/kconfig/merge_config.sh. Checks that every option
+# of the fragments made it into .config, and builds bzImage with W=1. The
 # build is incremental: the configuration is only redone when the
 # fragment or the applied series changed. Log: build/<tree>/logs/kernel.log.
 #
@@ -20,8 +24,25 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 vs_want_help "${1:-}"
 
-FRAGMENTS=("$VS_ROOT/scripts/test-kernel.config")
-[[ ${FLAVOUR:-} != bench ]] || FRAGMENTS+=("$VS_ROOT/scripts/bench-kernel.config")
+SELFTEST_CONFIG=tools/testing/selftests/vDSO/config
+
+# fragments: the fragments, in merge order. Every commit of the series
+# is configured with the kselftest config of the last one, so that the
+# per-commit builds stay incremental.
+fragments() {
+	local head own=$VS_BUILD/vdso-selftest.config
+	head=$(vs_applied_head)
+	FRAGMENTS=("$VS_ROOT/scripts/test-kernel.config")
+	if git -C "$VS_SRC" cat-file -e "$head:$SELFTEST_CONFIG" 2>/dev/null; then
+		git -C "$VS_SRC" show "$head:$SELFTEST_CONFIG" >"$own.new"
+		mv "$own.new" "$own"
+		FRAGMENTS+=("$own")
+	else
+		vs_stage "kernel: the tree has no $SELFTEST_CONFIG, using tools-testing-selftests/vDSO/config"
+		FRAGMENTS+=("$VS_ROOT/tools-testing-selftests/vDSO/config")
+	fi
+	[[ ${FLAVOUR:-} != bench ]] || FRAGMENTS+=("$VS_ROOT/scripts/bench-kernel.config")
+}
 
 # The options the fragments ask for, the last fragment winning, that the
 # final .config does not have.
@@ -52,7 +73,7 @@ configure() {
 	vs_logged "$VS_LOGS/config.log" make -C "$VS_SRC" O="$VS_OBJ" olddefconfig
 	missing=$(missing_options)
 	[[ -z $missing ]] ||
-		vs_die "options of ${FRAGMENTS[*]#"$VS_ROOT"/} not as asked in $VS_OBJ/.config (unmet dependencies?):$missing"
+		vs_die "options of ${FRAGMENTS[*]#"$VS_BUILD"/} not as asked in $VS_OBJ/.config (unmet dependencies?):$missing"
 	printf '%s\n' "$stamp" >"$stampfile"
 }
 
@@ -96,6 +117,7 @@ main() {
 		vs_die "libelf headers not found: install Debian package libelf-dev"
 	[[ -f /usr/include/openssl/ssl.h ]] ||
 		vs_die "OpenSSL headers not found: install Debian package libssl-dev"
+	fragments
 	[[ ${1:-} != --each-commit ]] || each_commit
 	configure
 	build

@@ -129,8 +129,10 @@ vs_series() {
 }
 
 # The area folders of this repository and the kernel folders they mirror.
-VS_AREAS=(arch-x86-vdso:arch/x86/entry/vdso kernel-time:kernel/time
-	  include:include tools-testing-selftests:tools/testing/selftests)
+VS_AREAS=(arch-x86-vdso:arch/x86/entry/vdso
+	  arch-x86-include-asm-vdso:arch/x86/include/asm/vdso
+	  kernel-time:kernel/time lib-vdso:lib/vdso include:include
+	  tools-testing-selftests:tools/testing/selftests)
 
 # vs_area_files: print "AREA_FILE TREE_PATH" for every file of the areas.
 vs_area_files() {
@@ -155,7 +157,7 @@ vs_check_no_work() {
 	[[ -z $(git -C "$VS_SRC" status --porcelain --untracked-files=no) ]] ||
 		vs_die "$1$VS_SRC has uncommitted changes: commit them (git commit --fixup=<commit>) and run 'make patches', or discard them with 'git -C $VS_SRC checkout -- .'"
 	head=$(git -C "$VS_SRC" rev-parse HEAD)
-	applied=$(cut -d' ' -f2 "$VS_BUILD/applied" 2>/dev/null || true)
+	applied=$(vs_applied_head)
 	[[ $head == "$(git -C "$VS_SRC" rev-parse pristine)" ]] && return
 	[[ -n $applied ]] && git -C "$VS_SRC" merge-base --is-ancestor "$head" "$applied" && return
 	vs_die "$1$VS_SRC has commits that are not in patches/ (HEAD $head): run 'make patches' to fold them into the series first"
@@ -168,6 +170,10 @@ vs_set_applied() {
 	printf '%s %s\n' "$1" "$2" >"$VS_BUILD/applied.new"
 	mv "$VS_BUILD/applied.new" "$VS_BUILD/applied"
 }
+
+# The applied record's two fields; empty when nothing was applied yet.
+vs_applied_id() { cut -d' ' -f1 "$VS_BUILD/applied" 2>/dev/null || true; }
+vs_applied_head() { cut -d' ' -f2 "$VS_BUILD/applied" 2>/dev/null || true; }
 
 # vs_series_id: identifies the pristine tree plus the series in patches/.
 vs_series_id() {

@@ -82,10 +82,10 @@ regenerate() {
 	local head tmp subjects
 	[[ -z $(git -C "$VS_SRC" status --porcelain --untracked-files=no) ]] ||
 		vs_die "$VS_SRC has uncommitted changes: commit them with 'git commit --fixup=<commit>' first"
-	[[ -f $VS_BUILD/applied && $(cut -d' ' -f1 "$VS_BUILD/applied") == "$(vs_series_id)" ]] ||
+	[[ $(vs_applied_id) == "$(vs_series_id)" ]] ||
 		vs_die "patches/ changed since it was last applied to $VS_SRC: run 'make apply' first (and redo your edits on top)"
 	head=$(git -C "$VS_SRC" rev-parse HEAD)
-	git -C "$VS_SRC" merge-base --is-ancestor "$(cut -d' ' -f2 "$VS_BUILD/applied")" "$head" ||
+	git -C "$VS_SRC" merge-base --is-ancestor "$(vs_applied_head)" "$head" ||
 		vs_die "$VS_SRC (HEAD $head) does not contain the whole applied series: run 'make apply' first"
 	vs_am_reset "$head"
 	fold_area_files

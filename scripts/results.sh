@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # results.sh: judge a guest console log from a test run.
 #
-# Usage: scripts/results.sh [-h] CONSOLE_LOG [COUNTS_FILE]
+# Usage: scripts/results.sh [-h] CONSOLE_LOG [COUNTS_FILE [LABEL]]
 #
 # Reads the TAP that run_kselftest.sh printed between the VSYSINFO-KTAP
 # markers (one TAP document per collection; their plans add up) and the
@@ -15,7 +15,9 @@
 #   - the kernel log holds a WARNING, BUG, Oops or lockdep report, or the
 #     guest did not dump it.
 # The kernel log check counts as one more test. COUNTS_FILE, if given,
-# receives "PASSED FAILED SKIPPED". Exit status: 0 only if nothing failed.
+# receives "PASSED FAILED SKIPPED". LABEL, if given, starts every result
+# name ("LABEL: vDSO: vdso_test_sysinfo"), to tell boots apart. Exit
+# status: 0 only if nothing failed.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -26,7 +28,7 @@ vs_want_help "${1:-}"
 KERNEL_BAD='(WARNING:|BUG:|kernel BUG at|Oops|general protection fault|Kernel panic|possible recursive locking|possible circular locking|inconsistent lock state|suspicious RCU usage|Invalid wait context|Call Trace:|UBSAN:|INFO: task .* blocked)'
 
 parse_ktap() {
-	tr -d '\r' <"$1" | awk '
+	tr -d '\r' <"$1" | awk -v label="$LABEL" '
 	/VSYSINFO-KTAP-BEGIN/ { inside = 1; seen_begin = 1; next }
 	/VSYSINFO-KTAP-END/   { inside = 0; seen_end = 1; next }
 	!inside { next }
@@ -38,6 +40,8 @@ parse_ktap() {
 		skip = (line ~ /# *[Ss][Kk][Ii][Pp]/)
 		sub(/^(not )?ok [0-9]+ /, "", line)
 		sub(/^selftests: /, "", line)
+		if (label != "")
+			line = label ": " line
 		name = line
 		sub(/ #.*/, "", name)
 		n++
@@ -80,19 +84,21 @@ check_kernel_log() {
 	bad=$({ grep -E -- "$KERNEL_BAD" <<<"$dmesg" || true
 		tr -d '\r' <"$1" | grep -F 'Kernel panic' || true; } | sort -u)
 	if [[ -n $bad ]]; then
-		printf 'FAIL kernel log: warnings or errors reported\n'
+		printf 'FAIL %skernel log: warnings or errors reported\n' "$PREFIX"
 		sed 's/^/     | /' <<<"$bad" | head -n 40
 		return 1
 	fi
 	if ! grep -q '^VSYSINFO-DMESG-END' <<<"$dmesg" || (($(wc -l <<<"$dmesg") < 10)); then
-		printf 'FAIL kernel log: the guest did not dump its kernel log\n'
+		printf 'FAIL %skernel log: the guest did not dump its kernel log\n' "$PREFIX"
 		return 1
 	fi
-	printf 'PASS kernel log: no WARNING, BUG, Oops or lockdep report\n'
+	printf 'PASS %skernel log: no WARNING, BUG, Oops or lockdep report\n' "$PREFIX"
 }
 
 main() {
 	local log=${1:-} counts=${2:-} out passed failed skipped
+	LABEL=${3:-}
+	PREFIX=${LABEL:+$LABEL: }
 	[[ -n $log ]] || { vs_usage; exit 2; }
 	[[ -f $log ]] || vs_die "console log $log not found"
 	out=$(parse_ktap "$log")
@@ -104,7 +110,8 @@ main() {
 		failed=$((failed + 1))
 	fi
 	[[ -z $counts ]] || printf '%s %s %s\n' "$passed" "$failed" "$skipped" >"$counts"
-	printf 'guest: %d passed, %d failed, %d skipped\n' "$passed" "$failed" "$skipped"
+	printf 'guest%s: %d passed, %d failed, %d skipped\n' "${LABEL:+ ($LABEL)}" \
+		"$passed" "$failed" "$skipped"
 	((failed == 0))
 }
 

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __ASM_VDSO_SYSINFO_H
+#define __ASM_VDSO_SYSINFO_H
+
+#ifndef __ASSEMBLY__
+
+#include <asm/unistd.h>
+#include <asm/vvar.h>
+#include <uapi/linux/sysinfo.h>
+#include <vdso/sysinfo.h>
+
+/**
+ * sysinfo_fallback - Invoke the sysinfo() system call
+ * @info:	Where the kernel stores the result
+ *
+ * The 64-bit and x32 vDSOs use the syscall instruction (sysinfo is a
+ * common system call, the same for both), the 32-bit vDSO
+ * __kernel_vsyscall, as the clock fallbacks do.
+ *
+ * Return: 0, or a negative errno.
+ */
+static __always_inline long sysinfo_fallback(struct sysinfo *info)
+{
+	long ret;
+
+#ifndef BUILD_VDSO32
+	asm ("syscall" : "=a" (ret), "=m" (*info) :
+	     "0" (__NR_sysinfo), "D" (info) :
+	     "rcx", "r11");
+#else
+	asm ("mov %%ebx, %%edx\n"
+	     "mov %[info], %%ebx\n"
+	     "call __kernel_vsyscall\n"
+	     "mov %%edx, %%ebx\n"
+	     : "=a" (ret), "=m" (*info)
+	     : "0" (__NR_sysinfo), [info] "g" (info)
+	     : "edx");
+#endif
+
+	return ret;
+}
+
+#define __vdso_sysinfo_data (VVAR(_vdso_sysinfo_data))
+
+/*
+ * Inside a time namespace the vvar slot maps the namespace's own page,
+ * which holds only its clock data and offsets, and the real vvar page is
+ * mapped at the timens slot: find the snapshot there, as getrandom does.
+ */
+static __always_inline const struct vdso_sysinfo_data *__arch_get_vdso_sysinfo_data(void)
+{
+	if (IS_ENABLED(CONFIG_TIME_NS) && __vdso_data->clock_mode == VDSO_CLOCKMODE_TIMENS)
+		return (void *)&__vdso_sysinfo_data +
+		       ((void *)&__timens_vdso_data - (void *)&__vdso_data);
+	return &__vdso_sysinfo_data;
+}
+
+#endif /* !__ASSEMBLY__ */
+
+#endif /* __ASM_VDSO_SYSINFO_H */
