@@ -102,9 +102,25 @@ static void fatal(const char *what, long err)
 	ksft_exit_fail_msg("%s: %ld\n", what, err);
 }
 
+/*
+ * The reference: sysinfo(2). A 32-bit libc enters the kernel through
+ * __kernel_vsyscall, which is in the vDSO, where mark_vdso_syscalls()
+ * would fail it; use int $0x80 from here instead.
+ */
 static void sys_sysinfo(struct sysinfo *info)
 {
-	if (syscall(SYS_sysinfo, info))
+	long ret;
+
+#ifdef __i386__
+	asm volatile ("int $0x80" : "=a" (ret) : "0" (SYS_sysinfo), "b" (info) : "memory");
+	if (ret < 0) {
+		errno = -ret;
+		ret = -1;
+	}
+#else
+	ret = syscall(SYS_sysinfo, info);
+#endif
+	if (ret)
 		fatal("sysinfo(2) failed, errno", errno);
 }
 
