@@ -10,7 +10,8 @@
 # build uses; rsync, which kselftest's install step uses;
 # python3-ply and python3-git for checkpatch.pl's SPDX check; the lint
 # of these scripts uses shellcheck; gcc-multilib builds the 32-bit and
-# x32 kselftests). As root it runs apt-get update and
+# x32 kselftests; strace is copied into the initramfs for the
+# userspace/ tests). As root it runs apt-get update and
 # apt-get install; as any other user it prints the exact command to run
 # and fails.
 set -euo pipefail
@@ -20,7 +21,8 @@ vs_want_help "${1:-}"
 
 PACKAGES=(gcc make flex bison bc libelf-dev libssl-dev cpio busybox-static
 	  qemu-system-x86 linux-source-6.12 git xz-utils perl binutils
-	  libc6-dev rsync python3-ply python3-git shellcheck gcc-multilib)
+	  libc6-dev rsync python3-ply python3-git shellcheck gcc-multilib
+	  strace)
 
 missing_packages() {
 	local p

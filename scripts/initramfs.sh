@@ -9,6 +9,11 @@
 # run_kselftest.sh needs), scripts/guest-init.sh as /init,
 # the kselftest install as /kselftest, and the ELF interpreter and
 # shared libraries that ldd names for the installed test programs.
+# When userspace/'s vsysinfo_busybox.sh is installed, it also adds what
+# that test runs: Debian's dynamically linked busybox (package busybox,
+# which conflicts with busybox-static: fetched with apt-get download into
+# build/<tree>/busybox-dynamic and unpacked there, never installed) as
+# /bin/busybox-dynamic, and strace as /bin/strace.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -16,8 +21,28 @@ vs_want_help "${1:-}"
 
 BUSYBOX=${BUSYBOX:-/bin/busybox}
 
+# BUSYBOX_DYNAMIC: the unpacked dynamic busybox, fetched once per build
+# folder.
+dynamic_busybox() {
+	local dir=$VS_BUILD/busybox-dynamic log=$VS_LOGS/busybox-dynamic.log
+	if [[ ! -x $dir/root/bin/busybox ]]; then
+		vs_need apt-get apt
+		vs_need dpkg-deb dpkg
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		if ! (cd "$dir" && apt-get download busybox) >"$log" 2>&1; then
+			tail -n 5 "$log" >&2
+			vs_die "'apt-get download busybox' failed (log: $log): the package lists may be missing or stale; run 'apt-get update' as root and try again"
+		fi
+		vs_logged "$log" dpkg-deb -x "$(find "$dir" -maxdepth 1 -name 'busybox_*.deb' | head -n 1)" "$dir/root"
+		[[ -x $dir/root/bin/busybox ]] ||
+			vs_die "the busybox package in $dir has no bin/busybox"
+	fi
+	BUSYBOX_DYNAMIC=$dir/root/bin/busybox
+}
+
 populate() {
-	local root=$1 applet f lib deps
+	local root=$1 applet f lib deps extra=()
 	mkdir -p "$root"/{bin,dev,proc,sys,tmp,etc,root,usr}
 	# run_kselftest.sh calls /usr/bin/timeout: one bin for everything.
 	ln -s bin "$root/sbin"
@@ -34,13 +59,21 @@ populate() {
 	cp "$VS_ROOT/scripts/guest-init.sh" "$root/init"
 	chmod 755 "$root/init"
 	cp -a "$VS_KST" "$root/kselftest"
-	# The dynamically linked tests need their interpreter and libraries.
+	if [[ -x $VS_KST/vsysinfo/vsysinfo_busybox.sh ]]; then
+		vs_need strace strace
+		dynamic_busybox
+		cp "$BUSYBOX_DYNAMIC" "$root/bin/busybox-dynamic"
+		cp "$(command -v strace)" "$root/bin/strace"
+		extra=("$root/bin/busybox-dynamic" "$root/bin/strace")
+	fi
+	# The dynamically linked programs need their interpreter and
+	# libraries; those the tests bring themselves ($ORIGIN) are there.
 	while read -r f; do
 		deps=$(ldd "$f" 2>/dev/null) || continue	# static or a script
 		for lib in $(grep -o '/[^ ]*' <<<"$deps"); do
-			cp -L --parents "$lib" "$root/"
+			[[ $lib == "$VS_KST"/* ]] || cp -L --parents "$lib" "$root/"
 		done
-	done < <(find "$VS_KST" "$root/bin/timeout" -type f -perm -u+x)
+	done < <(find "$VS_KST" "$root/bin/timeout" "${extra[@]}" -type f -perm -u+x)
 }
 
 main() {

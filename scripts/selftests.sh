@@ -8,7 +8,9 @@
 # build/<tree>/kselftest (run_kselftest.sh, kselftest-list.txt, vDSO/).
 # When the built vdso64.so exports __vdso_sysinfo, it also links
 # scripts/vdso_linked_sysinfo.c directly against that vdso64.so and
-# installs it as collection 'vsysinfo'. Log: build/<tree>/logs/selftests.log.
+# installs it as collection 'vsysinfo', and builds userspace/ (the
+# library, its LD_PRELOAD drop-in and their tests) into the same
+# collection. Logs: build/<tree>/logs/selftests.log, userspace.log.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -43,6 +45,22 @@ build_linked() {
 	printf 'vsysinfo:vdso_linked_sysinfo\n' >>"$VS_KST/kselftest-list.txt"
 }
 
+# userspace/: libvsysinfo, libvsysinfo-preload and their guest tests,
+# installed as collection 'vsysinfo' (objects in build/<tree>/userspace).
+build_userspace() {
+	local vdso=$VS_OBJ/arch/x86/entry/vdso/vdso64.so t
+	nm -D "$vdso" | grep -w __vdso_sysinfo >/dev/null || return 0
+	vs_stage "selftests: building userspace/ (libvsysinfo, its preload, their tests)"
+	vs_logged "$VS_LOGS/userspace.log" \
+		make -C "$VS_ROOT/userspace" install-tests KDIR="$VS_SRC" \
+		O="$VS_BUILD/userspace" DESTDIR="$VS_KST/vsysinfo"
+	while read -r t; do
+		[[ -x $VS_KST/vsysinfo/$t ]] ||
+			vs_die "make -C userspace install-tests did not install $t; see $VS_LOGS/userspace.log"
+		printf 'vsysinfo:%s\n' "$t" >>"$VS_KST/kselftest-list.txt"
+	done < <(make -s -C "$VS_ROOT/userspace" list-tests)
+}
+
 main() {
 	vs_init
 	[[ -f $VS_OBJ/arch/x86/entry/vdso/vdso64.so ]] ||
@@ -52,6 +70,7 @@ main() {
 	vs_need rsync rsync
 	build_kselftest
 	build_linked
+	build_userspace
 	vs_stage "selftests: $(wc -l <"$VS_KST/kselftest-list.txt") tests installed in ${VS_KST#"$VS_ROOT"/}"
 }
 
