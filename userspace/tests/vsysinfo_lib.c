@@ -423,12 +423,11 @@ static int case_threads(void)
 	sys_ref(&s2);
 
 	for (i = 0; i < THREADS; i++) {
-		if (rets[i]) {
+		/* The first failure in full, then only how many */
+		if (rets[i] && !bad++)
 			ksft_print_msg("thread %d: vsysinfo() returned %d, errno %d%s\n", i,
 				       rets[i], errnos[i],
 				       errnos[i] == MARK_ERRNO ? " (it made the system call)" : "");
-			bad++;
-		}
 	}
 	if (bad)
 		child_fail("%d threads failed\n", bad);
