@@ -12,7 +12,8 @@
  *   fake_ehdr, a copy of the running vDSO's image whose __vdso_sysinfo
  *   is renamed (a kernel without the symbol), or whose __vdso_sysinfo
  *   jumps to a function of this test, or 0 (no vDSO mapped). It also
- *   counts the lookups of AT_SYSINFO_EHDR (the lookup happens once).
+ *   counts the lookups of AT_SYSINFO_EHDR (the lookup happens once), and
+ *   can make them slow, so that concurrent first calls overlap it.
  *
  * - A seccomp filter fails every sysinfo system call with MARK_ERRNO but
  *   the test's own reference call (ref_sysinfo below, whose return
@@ -95,6 +96,7 @@ static unsigned long (*real_getauxval)(unsigned long type);
 static atomic_int ehdr_lookups;
 static bool fake_auxv;
 static uintptr_t fake_ehdr;
+static bool slow_lookup;
 
 /* The running vDSO, from /proc/self/maps, and whether it has the symbol */
 static uintptr_t vdso_start, vdso_end;
@@ -105,6 +107,8 @@ unsigned long getauxval(unsigned long type)
 {
 	if (type == AT_SYSINFO_EHDR) {
 		atomic_fetch_add(&ehdr_lookups, 1);
+		if (slow_lookup)
+			usleep(50 * 1000);
 		if (fake_auxv)
 			return fake_ehdr;
 	}
@@ -411,6 +415,8 @@ static int case_threads(void)
 	/* With the symbol, a thread that fell back would get MARK_ERRNO */
 	if (vdso_has_sysinfo)
 		mark_library_syscalls();
+	/* The other threads' first calls come while the lookup runs */
+	slow_lookup = true;
 	pthread_barrier_init(&start, NULL, THREADS);
 	sys_ref(&s1);
 	for (i = 0; i < THREADS; i++) {
