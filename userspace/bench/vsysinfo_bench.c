@@ -24,10 +24,10 @@
 
 static const char *bound_to(void)
 {
-	int (*volatile fn)(struct sysinfo *) = sysinfo;
 	Dl_info info;
 
-	if (!dladdr((void *)fn, &info) || !info.dli_fname)
+	/* In a PIE, sysinfo's address comes from the GOT: the bound one */
+	if (!dladdr((void *)sysinfo, &info) || !info.dli_fname)
 		return "";
 	return info.dli_fname;
 }
@@ -56,14 +56,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s plain|preload\n", argv[0]);
 		return 2;
 	}
-	if (preload != (strstr(obj, "libvsysinfo-preload") != NULL)) {
+	if (preload != !!strstr(obj, "libvsysinfo-preload")) {
 		fprintf(stderr, "%s: mode %s, but sysinfo() is bound to '%s'\n",
 			argv[0], argv[1], obj);
 		return 1;
 	}
 	label = preload ? "sysinfo() via LD_PRELOAD libvsysinfo-preload" :
 			  "sysinfo() via glibc (system call)";
-	if (per_call(WARMUP) < 0 || (ns = per_call(CALLS)) < 0) {
+	ns = per_call(WARMUP);
+	if (ns >= 0)
+		ns = per_call(CALLS);
+	if (ns < 0) {
 		perror("sysinfo");
 		return 1;
 	}

@@ -79,18 +79,18 @@
 long ref_sysinfo(struct sysinfo *info);
 extern const char ref_sysinfo_ret[];
 asm(".pushsection .text\n"
-    ".globl ref_sysinfo\n"
-    ".hidden ref_sysinfo\n"
-    ".type ref_sysinfo, @function\n"
-    "ref_sysinfo:\n"
-    "	movl $" XSTR(SYS_sysinfo) ", %eax\n"
-    "	syscall\n"
-    ".globl ref_sysinfo_ret\n"
-    ".hidden ref_sysinfo_ret\n"
-    "ref_sysinfo_ret:\n"
-    "	ret\n"
-    ".size ref_sysinfo, .-ref_sysinfo\n"
-    ".popsection\n");
+	".globl ref_sysinfo\n"
+	".hidden ref_sysinfo\n"
+	".type ref_sysinfo, @function\n"
+	"ref_sysinfo:\n"
+	"	movl $" XSTR(SYS_sysinfo) ", %eax\n"
+	"	syscall\n"
+	".globl ref_sysinfo_ret\n"
+	".hidden ref_sysinfo_ret\n"
+	"ref_sysinfo_ret:\n"
+	"	ret\n"
+	".size ref_sysinfo, .-ref_sysinfo\n"
+	".popsection\n");
 
 static unsigned long (*real_getauxval)(unsigned long type);
 static atomic_int ehdr_lookups;
@@ -116,7 +116,7 @@ unsigned long getauxval(unsigned long type)
 }
 
 /* A case's fatal error: report it and end the child. */
-static __attribute__((noreturn, format(printf, 1, 2))) void child_fail(const char *fmt, ...)
+static __noreturn __printf(1, 2) void child_fail(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -171,7 +171,7 @@ static void mark_library_syscalls(void)
 		/* 12 */ BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
 	struct sock_fprog prog = {
-		.len = sizeof(filter) / sizeof(filter[0]),
+		.len = ARRAY_SIZE(filter),
 		.filter = filter,
 	};
 
@@ -317,7 +317,7 @@ static int case_no_symbol(void)
 		renamed++;
 	}
 	ksft_print_msg("renamed __vdso_sysinfo %d times in a copy of the vDSO\n", renamed);
-	if (vdso_has_sysinfo != (renamed > 0))
+	if (vdso_has_sysinfo != !!renamed)
 		child_fail("the vDSO %s the symbol, but the copy had %d names\n",
 			   vdso_has_sysinfo ? "exports" : "does not export", renamed);
 	if (image_sym(img, "__vdso_sysinfo") || !image_sym(img, "__vdso_clock_gettime"))
