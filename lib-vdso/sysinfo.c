@@ -23,7 +23,10 @@
 
 #define VDSO_SYSINFO_PAGE_SIZE	BIT(CONFIG_PAGE_SHIFT)
 
-/* Copy a consistent snapshot; false when there is none to copy. */
+/*
+ * Copy a consistent snapshot into @dst, and with @boot_sec the boot time
+ * it was taken at; false when there is none to copy.
+ */
 static __always_inline bool vdso_sysinfo_read(const struct vdso_sysinfo_data *sd,
 					      struct vdso_sysinfo64 *dst,
 					      s64 *boot_sec, u64 *boot_nsec)
@@ -35,8 +38,10 @@ static __always_inline bool vdso_sysinfo_read(const struct vdso_sysinfo_data *sd
 		if (unlikely(!READ_ONCE(sd->valid)))
 			return false;
 		*dst = sd->info;
-		*boot_sec = sd->boot_sec;
-		*boot_nsec = sd->boot_nsec;
+		if (boot_sec) {
+			*boot_sec = sd->boot_sec;
+			*boot_nsec = sd->boot_nsec;
+		}
 	} while (unlikely(vdso_sysinfo_read_retry(sd, seq)));
 
 	return true;
@@ -80,27 +85,33 @@ static __always_inline void vdso_sysinfo_to_compat(struct sysinfo *info,
 }
 
 /*
- * Copy a consistent snapshot into @s and add a time namespace's boottime
- * offset (from @vd, the namespace's page) to its uptime; false when there
- * is no valid snapshot.
+ * Inside a time namespace (@vd is then the namespace's page), the uptime
+ * follows the namespace's boottime offset, added before rounding up as
+ * timens_add_boottime() is in sysinfo(2). Out of line: the common case
+ * does not read the boot time at all.
  */
-static __always_inline bool vdso_sysinfo_get(const struct vdso_data *vd,
+static noinline bool vdso_sysinfo_get_timens(const struct vdso_data *vd,
 					     const struct vdso_sysinfo_data *sd,
 					     struct vdso_sysinfo64 *s)
 {
+	const struct timens_offset *offs = &vd->offset[CLOCK_BOOTTIME];
 	u64 boot_nsec;
 	s64 boot_sec;
 
 	if (!vdso_sysinfo_read(sd, s, &boot_sec, &boot_nsec))
 		return false;
-
-	if (IS_ENABLED(CONFIG_TIME_NS) && vd->clock_mode == VDSO_CLOCKMODE_TIMENS) {
-		const struct timens_offset *offs = &vd->offset[CLOCK_BOOTTIME];
-
-		s->uptime = vdso_sysinfo_uptime(boot_sec + offs->sec,
-						boot_nsec + offs->nsec);
-	}
+	s->uptime = vdso_sysinfo_uptime(boot_sec + offs->sec, boot_nsec + offs->nsec);
 	return true;
+}
+
+/* Copy a consistent snapshot into @s; false when there is none. */
+static __always_inline bool vdso_sysinfo_get(const struct vdso_data *vd,
+					     const struct vdso_sysinfo_data *sd,
+					     struct vdso_sysinfo64 *s)
+{
+	if (IS_ENABLED(CONFIG_TIME_NS) && vd->clock_mode == VDSO_CLOCKMODE_TIMENS)
+		return vdso_sysinfo_get_timens(vd, sd, s);
+	return vdso_sysinfo_read(sd, s, NULL, NULL);
 }
 
 static __always_inline int vdso_sysinfo_compat(const struct vdso_data *vd,

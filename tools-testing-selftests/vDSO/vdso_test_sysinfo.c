@@ -103,25 +103,18 @@ static void fatal(const char *what, long err)
 }
 
 /*
- * The reference: sysinfo(2). A 32-bit libc enters the kernel through
- * __kernel_vsyscall, which is in the vDSO, where mark_vdso_syscalls()
- * would fail it; use int $0x80 from here instead.
+ * The reference: sysinfo(2), always into this buffer, which is how the
+ * filter of mark_vdso_syscalls() tells these calls from the vDSO's own
+ * where both enter the kernel from inside the vDSO (a 32-bit libc does,
+ * through __kernel_vsyscall). Not for the reader threads.
  */
+static struct sysinfo reference;
+
 static void sys_sysinfo(struct sysinfo *info)
 {
-	long ret;
-
-#ifdef __i386__
-	asm volatile ("int $0x80" : "=a" (ret) : "0" (SYS_sysinfo), "b" (info) : "memory");
-	if (ret < 0) {
-		errno = -ret;
-		ret = -1;
-	}
-#else
-	ret = syscall(SYS_sysinfo, info);
-#endif
-	if (ret)
+	if (syscall(SYS_sysinfo, &reference))
 		fatal("sysinfo(2) failed, errno", errno);
+	*info = reference;
 }
 
 static void vdso_call_sysinfo(struct sysinfo *info)
@@ -185,11 +178,12 @@ static bool booted_with_opt_out(void)
 }
 
 /*
- * Fail sysinfo system calls whose instruction pointer lies inside the
- * vDSO with EVDSO_MARKER; everything else, the test's own sysinfo(2)
- * included, is allowed. The vDSO's text lies within one 4 GiB window
- * (checked), so the low halves of the addresses decide. On x32 the
- * vDSO makes the 64-bit system call, so the x32 bit is masked off.
+ * Fail sysinfo system calls made from inside the vDSO with EVDSO_MARKER:
+ * those whose instruction pointer lies in the vDSO's text and whose
+ * buffer is not the reference one of sys_sysinfo(). Everything else is
+ * allowed. The vDSO's text lies within one 4 GiB window (checked), so
+ * the low halves of the addresses decide. On x32 the vDSO makes the
+ * 64-bit system call, so the x32 bit is masked off.
  */
 static void mark_vdso_syscalls(void)
 {
@@ -198,11 +192,13 @@ static void mark_vdso_syscalls(void)
 	struct sock_filter filter[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
 		BPF_STMT(BPF_ALU | BPF_AND | BPF_K, ~X32_SYSCALL_BIT),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr, 0, 3),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr, 0, 5),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 			 offsetof(struct seccomp_data, instruction_pointer)),
-		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, (uint32_t)base, 0, 1),
-		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, (uint32_t)end, 0, 1),
+		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, (uint32_t)base, 0, 3),
+		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, (uint32_t)end, 2, 0),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)(uintptr_t)&reference, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EVDSO_MARKER),
 	};
@@ -211,7 +207,6 @@ static void mark_vdso_syscalls(void)
 		.filter = filter,
 	};
 
-	/* The vDSO's text is in its first pages, and not across 4 GiB. */
 	if ((uint32_t)end < (uint32_t)base)
 		fatal("the vDSO straddles a 4 GiB boundary at", (long)base);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
@@ -348,15 +343,9 @@ static void test_fields(void)
 }
 
 /* A forked child shares nothing with its parent but the mappings. */
-static void test_fork(void)
+static int fork_child_matches(void)
 {
-	pid_t pid;
-
-	pid = fork_child();
-	if (!pid)
-		_exit(matches_syscall() ? 0 : 1);
-	ksft_test_result(child_passed(pid),
-			 "fields match sysinfo(2) in a forked child\n");
+	return matches_syscall() ? 0 : 1;
 }
 
 /*
@@ -402,16 +391,6 @@ static int exact_child(void)
 	return 0;
 }
 
-static void test_exact(void)
-{
-	pid_t pid = fork_child();
-
-	if (!pid)
-		_exit(exact_child());
-	ksft_test_result(child_passed(pid),
-			 "writes exactly one struct sysinfo\n");
-}
-
 /*
  * The system call is made exactly when the administrator asked for it:
  * with vdso_sysinfo=off every call makes it (the filter's marker comes
@@ -436,14 +415,14 @@ static int syscall_child(void)
 	return made != (opt_out ? 10 : 0);
 }
 
-static void test_syscall(void)
+/* One result: @child run in a forked child, passing when it returns 0. */
+static void test_in_child(int (*child)(void), const char *name)
 {
 	pid_t pid = fork_child();
 
 	if (!pid)
-		_exit(syscall_child());
-	ksft_test_result(child_passed(pid),
-			 "system call made exactly when booted with vdso_sysinfo=off\n");
+		_exit(child());
+	ksft_test_result(child_passed(pid), "%s\n", name);
 }
 
 /*
@@ -720,8 +699,10 @@ static void bench_floor(void)
 #define ROW(label, fmt, val)	printf("%-46s %10" fmt "\n", label, val)
 
 /*
- * Prints one row per line, label and value. With vdso_sysinfo=off only
- * the vDSO's own row is printed, as the cost of the fallback.
+ * Prints one row per line, label and value: the 64-bit build a header,
+ * its rows and the ratios; the 32-bit and x32 builds their vDSO and
+ * system call rows. With vdso_sysinfo=off only the vDSO's own row is
+ * printed, as the cost of the fallback.
  */
 static void bench(void)
 {
@@ -741,7 +722,9 @@ static void bench(void)
 		sys = per_call(bench_syscall, 100000);
 		snprintf(label, sizeof(label), "%svDSO sysinfo()", abi);
 		ROW(label, ".1f", vdso);
-		snprintf(label, sizeof(label), "%ssysinfo(2) syscall", abi);
+		/* A 32-bit libc enters the kernel through __kernel_vsyscall */
+		snprintf(label, sizeof(label), "%ssysinfo(2) %s", abi,
+			 COMPAT_LAYOUT ? "via __kernel_vsyscall" : "syscall");
 		ROW(label, ".1f", sys);
 		return;
 	}
@@ -753,6 +736,7 @@ static void bench(void)
 	proc = per_call(bench_proc, 2000);
 	floor = per_call(bench_floor, 1000000);
 
+	ROW("per call", "s", "ns");
 	ROW("vDSO sysinfo()", ".1f", vdso);
 	ROW("sysinfo(2) syscall", ".1f", sys);
 	ROW("read+parse /proc/meminfo and /proc/loadavg", ".1f", proc);
@@ -804,13 +788,14 @@ static void kselftest(void)
 			       vdso_sysinfo_name, (void *)vdso_sysinfo);
 	ksft_test_result(alias == (void *)vdso_sysinfo,
 			 "sysinfo is an alias of __vdso_sysinfo\n");
-	test_syscall();
+	test_in_child(syscall_child,
+		      "system call made exactly when booted with vdso_sysinfo=off");
 	/* From here on, a system call from the vDSO fails the case. */
 	if (!opt_out)
 		mark_vdso_syscalls();
 	test_fields();
-	test_fork();
-	test_exact();
+	test_in_child(fork_child_matches, "fields match sysinfo(2) in a forked child");
+	test_in_child(exact_child, "writes exactly one struct sysinfo");
 	test_threads();
 	test_timens("positive", TIMENS_SEC, TIMENS_NSEC);
 	test_timens("negative", -(si_uptime() / 2), 300000000L);
