@@ -14,20 +14,16 @@ export VS_START := $(shell date +%s)
 S := scripts
 
 .PHONY: help run test deps source apply kernel selftests initramfs boot \
-	bench patches host-tests clean
+	bench patches fixtures host-tests clean
 
-help: ## Show this list
+help: ## Show this list and the knobs (environment variables)
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
 		awk -F':.*## ' '{ printf "  make %-11s %s\n", $$1, $$2 }'
+	@echo "Knobs, e.g. 'KSRC=~/linux make run':"
+	@bash -c '. $(S)/lib.sh && vs_knobs'
 
 run: ## Install, unpack, apply, build, boot and run the vDSO kselftests
-	@$(S)/deps.sh
-	@$(S)/source.sh
-	@$(S)/apply.sh
-	@$(S)/kernel.sh
-	@$(S)/selftests.sh
-	@$(S)/initramfs.sh
-	@$(S)/boot.sh test
+	@$(S)/run.sh
 
 test: ## Host-side checks plus the guest run; ends with "N passed, N failed"
 	@$(S)/test.sh
@@ -58,6 +54,9 @@ bench: ## Benchmark vDSO sysinfo() under QEMU -icount
 
 patches: ## Regenerate patches/ from the area folders and the work tree
 	@$(S)/patches.sh
+
+fixtures: ## Record the last passing guest run for the judge's tests
+	@$(S)/fixtures.sh
 
 host-tests: ## Only the host-side checks
 	@$(S)/host-tests.sh

@@ -36,9 +36,9 @@ count_insns() {
 writer_cost() {
 	local own total fn n callees=""
 	vs_need objdump binutils
-	DIS=$(objdump -d --no-show-raw-insn "$VS_OBJ/vmlinux")
+	DIS=$(objdump -d --no-show-raw-insn "$VS_VMLINUX")
 	own=$(count_insns vdso_sysinfo_update)
-	((own > 0)) || vs_die "vdso_sysinfo_update() not found in $VS_OBJ/vmlinux"
+	((own > 0)) || vs_die "vdso_sysinfo_update() not found in $VS_VMLINUX"
 	total=$own
 	for fn in $(awk '/^[0-9a-f]+ <vdso_sysinfo_update>:$/ { f = 1; next }
 			f && /^$/ { exit }
@@ -63,15 +63,15 @@ replace_block() {
 }
 
 main() {
+	local stage
 	vs_init
-	"$S/deps.sh"
-	"$S/source.sh"
-	"$S/apply.sh"
-	"$S/kernel.sh"
-	"$S/selftests.sh"
-	"$S/initramfs.sh"
+	for stage in "${VS_STAGES[@]}"; do
+		"$S/$stage.sh"
+	done
 	"$S/boot.sh" bench
 	[[ -s $VS_BUILD/bench-icount.txt ]] || vs_die "the benchmark printed nothing; see $VS_LOGS/console-bench.log"
+	grep -q '^per call ' "$VS_BUILD/bench-icount.txt" ||
+		vs_die "the benchmark output has no header: $VS_BUILD/bench-icount.txt"
 	grep -q 'ratio vDSO sysinfo / floor' "$VS_BUILD/bench-icount.txt" ||
 		vs_die "the benchmark output is incomplete: $VS_BUILD/bench-icount.txt"
 	WRITER=$(writer_cost)

@@ -23,14 +23,11 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 vs_want_help "${1:-}"
 
-PROBE_TIMEOUT=${PROBE_TIMEOUT:-15}
-# More than 4 GiB, so that the 32-bit sysinfo() must scale its sizes as
-# compat_sys_sysinfo() does (TCG and KVM allocate guest RAM lazily).
-GUEST_MEM=${GUEST_MEM:-5G}
-
+# GUEST_MEM is over 4 GiB, so that the 32-bit sysinfo() must scale its
+# sizes as compat_sys_sysinfo() does (TCG and KVM allocate RAM lazily).
 qemu_base() {
-	printf '%s\n' -kernel "$VS_OBJ/arch/x86/boot/bzImage" \
-		-initrd "$VS_BUILD/initramfs.cpio.gz" -m "$GUEST_MEM" -no-reboot
+	printf '%s\n' -kernel "$VS_BZIMAGE" -initrd "$VS_INITRAMFS" \
+		-m "$GUEST_MEM" -no-reboot
 }
 
 # run_qemu TIMEOUT LOG APPEND QEMU_ARGS...: non-interactive boot.
@@ -38,12 +35,13 @@ run_qemu() {
 	local timeout=$1 log=$2 append=$3 rc=0 base
 	shift 3
 	mapfile -t base < <(qemu_base)
+	local cmd=(qemu-system-x86_64 "${base[@]}" "$@" -display none -monitor none
+		   -serial "file:$log" -append "console=ttyS0 panic=-1 quiet $append")
 	# No stale console may pass for this run's.
 	rm -f "$log" "$log.qemu"
-	timeout --foreground -k 5 "$timeout" qemu-system-x86_64 "${base[@]}" "$@" \
-		-display none -monitor none -serial "file:$log" \
-		-append "console=ttyS0 panic=-1 quiet $append" \
-		</dev/null >"$log.qemu" 2>&1 || rc=$?
+	printf '%q ' timeout --foreground -k 5 "$timeout" "${cmd[@]}" >"$log.cmd"
+	printf '\n' >>"$log.cmd"
+	timeout --foreground -k 5 "$timeout" "${cmd[@]}" </dev/null >"$log.qemu" 2>&1 || rc=$?
 	return "$rc"
 }
 
@@ -105,42 +103,26 @@ report_unfinished() {
 # must then make the system call, and still return what it returns.
 OPT_OUT_TESTS=vDSO:vdso_test_sysinfo,vDSO:vdso_test_sysinfo_32,vDSO:vdso_test_sysinfo_x32
 
-# test_boot NAME LABEL APPEND: one test boot, judged by results.sh,
-# whose counts go to $VS_BUILD/guest-NAME.counts. LABEL prefixes the
-# result names. Returns 2 when the guest did not finish.
+# test_boot NAME LABEL APPEND: one test boot, console
+# logs/console-NAME.log, judged by results.sh (KTAP, LABEL before every
+# result name). Returns 2 when the guest did not finish.
 test_boot() {
-	local name=$1 label=$2 append=$3 rc=0
-	local log=$VS_LOGS/console-$name.log counts=$VS_BUILD/guest-$name.counts
-	vs_stage "boot: ${label:-the vDSO kselftests} under ${ACCEL_NAME^^} (timeout ${TEST_TIMEOUT}s)"
-	run_qemu "$TEST_TIMEOUT" "$log" \
+	local name=$1 label=$2 append=$3 rc=0 log=$VS_LOGS/console-$1.log
+	vs_stage "boot: ${label:-the vDSO kselftests} under ${ACCEL_NAME^^} (timeout ${TIMEOUT}s)"
+	run_qemu "$TIMEOUT" "$log" \
 		"${GUEST_APPEND:-} $append vsysinfo.mode=test vsysinfo.timeout=$PER_TEST" \
 		"${ACCEL_ARGS[@]}" -smp 2 || rc=$?
 	if ((rc != 0)) || ! grep -q VSYSINFO-DONE "$log"; then
-		report_unfinished "$log" "$rc" "$TEST_TIMEOUT"
-		"$VS_ROOT/scripts/results.sh" "$log" "$counts" "$label" >/dev/null || true
+		report_unfinished "$log" "$rc" "$TIMEOUT"
+		"$VS_ROOT/scripts/results.sh" "$log" "$label" || true
 		return 2
 	fi
-	vs_stage "boot: guest finished, console log ${log#"$VS_ROOT"/}"
-	"$VS_ROOT/scripts/results.sh" "$log" "$counts" "$label"
-}
-
-# Add up the counts of the test boots into guest.counts, for test.sh.
-sum_counts() {
-	local c p f s passed=0 failed=0 skipped=0
-	for c in "$VS_BUILD"/guest-*.counts; do
-		[[ -f $c ]] || continue
-		read -r p f s <"$c"
-		passed=$((passed + p))
-		failed=$((failed + f))
-		skipped=$((skipped + s))
-	done
-	printf '%s %s %s\n' "$passed" "$failed" "$skipped" >"$VS_BUILD/guest.counts"
+	vs_stage "boot: guest finished, console log ${log#"$VS_ROOT"/} (QEMU command: console-$name.log.cmd)"
+	"$VS_ROOT/scripts/results.sh" "$log" "$label"
 }
 
 mode_test() {
 	local rc=0
-	TEST_TIMEOUT=${TIMEOUT:-900}
-	rm -f "$VS_BUILD"/guest*.counts
 	ACCEL_NAME=$(pick_accel)
 	check_accel "$ACCEL_NAME"
 	mapfile -t ACCEL_ARGS < <(accel_args "$ACCEL_NAME")
@@ -153,13 +135,12 @@ mode_test() {
 		test_boot test-optout "vdso_sysinfo=off" \
 			"vdso_sysinfo=off vsysinfo.tests=$OPT_OUT_TESTS" || rc=$?
 	fi
-	sum_counts
 	((rc == 0)) || exit 1
 }
 
 # bench_run LOG APPEND ACCEL_ARGS...: one benchmark boot; prints its rows.
 bench_run() {
-	local log=$1 append=$2 timeout=${TIMEOUT:-900} rc=0
+	local log=$1 append=$2 timeout=$TIMEOUT rc=0
 	shift 2
 	run_qemu "$timeout" "$log" "vsysinfo.mode=bench $append" "$@" -smp 1 || rc=$?
 	if ((rc != 0)) || ! grep -q VSYSINFO-DONE "$log"; then
@@ -211,8 +192,11 @@ main() {
 	vs_init
 	vs_need qemu-system-x86_64 qemu-system-x86
 	vs_need timeout coreutils
-	[[ -f $VS_OBJ/arch/x86/boot/bzImage ]] || vs_die "no kernel in $VS_OBJ: run 'make kernel' first"
-	[[ -f $VS_BUILD/initramfs.cpio.gz ]] || vs_die "no initramfs in $VS_BUILD: run 'make initramfs' first"
+	# The benchmark is meaningless on the lock-debugging test kernel.
+	[[ $mode != bench || ${FLAVOUR:-} == bench ]] ||
+		vs_die "boot.sh bench runs the benchmark kernel (build/<tree>/obj-bench): use 'make bench', or FLAVOUR=bench for every stage"
+	[[ -f $VS_BZIMAGE ]] || vs_die "no kernel in $VS_OBJ: run '${FLAVOUR:+FLAVOUR=$FLAVOUR }make kernel' first"
+	[[ -f $VS_INITRAMFS ]] || vs_die "no initramfs in $VS_BUILD: run 'make initramfs' first"
 	case "$mode" in
 	test) mode_test ;;
 	bench) mode_bench ;;

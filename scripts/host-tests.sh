@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # host-tests.sh: host-side checks of the harness and of the series.
 #
-# Usage: scripts/host-tests.sh [-h] [pre|post|all] [COUNTS_FILE]
+# Usage: scripts/host-tests.sh [-h] [pre|post|last|all]
 #
 #   pre   checks that need only the source tree: shell lint, the TAP judge on the
 #         recorded console logs in scripts/testdata/, usage and bad input
@@ -13,10 +13,14 @@
 #   post  checks that need the built kernel and initramfs: no W=1
 #         warning in the C files the series touches, and a guest that
 #         panics or times out makes boot.sh fail with the console tail
-#   all   both (default)
+#   last  after a guest run: the recorded console log that the judge's
+#         tests start from (scripts/testdata/console-pass.log) has the
+#         tests and plans of that run
+#   all   all three (default)
 #
-# Prints "ok N - name" or "not ok N - name" per check, with the output of
-# failed checks, and a summary. COUNTS_FILE receives "PASSED FAILED".
+# Prints one KTAP document (kselftest's ktap_helpers.sh): a result per
+# check, the output of a failed check before it as "# " lines, the plan
+# and the totals at the end. Exit status: 0 only if every check passed.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -24,23 +28,17 @@ vs_want_help "${1:-}"
 
 S=$VS_ROOT/scripts
 DATA=$S/testdata
-N=0
-PASSED=0
-FAILED=0
 
-# check NAME CMD...: run CMD, which must succeed. (set -e does not act
+# check NAME CMD...: one result, CMD must succeed. (set -e does not act
 # inside it: a CMD of several steps must return on each failure.)
 check() {
 	local name=$1 out
 	shift
-	N=$((N + 1))
 	if out=$("$@" 2>&1); then
-		printf 'ok %d - %s\n' "$N" "$name"
-		PASSED=$((PASSED + 1))
+		ktap_test_pass "$name"
 	else
-		printf 'not ok %d - %s\n' "$N" "$name"
 		sed 's/^/#   /' <<<"$out" | tail -n 40
-		FAILED=$((FAILED + 1))
+		ktap_test_fail "$name"
 	fi
 }
 
@@ -59,28 +57,86 @@ expect() {
 	fi
 }
 
+# A recorded console log of a real passing run, cut to what the judge
+# reads ('make fixtures' records it anew); the failure kinds are made
+# from it here, so that each differs from it in one way only.
+PASS_LOG=$DATA/console-pass.log
+
+# fixture KIND: print the recorded log turned into a run that fails
+# (or skips) in one way.
+fixture() {
+	tr -d '\r' <"$PASS_LOG" | awk -v kind="$1" '
+	function result() { return $0 ~ /^(not )?ok [0-9]+ / }
+	kind == "fail" && !result() { buf[nb++] = $0; next }
+	kind == "fail" {
+		abi = ($0 ~ /vdso_test_abi$/)
+		for (k = 0; k < nb; k++) {
+			l = buf[k]
+			if (abi && !flipped && l ~ /^# ok /) { sub(/^# ok /, "# not ok ", l); flipped = 1 }
+			print l
+		}
+		nb = 0
+		print (abi ? "not " $0 " # exit=1" : $0)
+		next
+	}
+	kind == "skip" && result() && /vdso_test_getcpu$/ { print $0 " # SKIP not here"; next }
+	kind == "panic" && /^VSYSINFO-INIT/ { print; print "Kernel panic - not syncing: Attempted to kill init! exitcode=0x00000100"; exit }
+	kind == "truncated" && result() && ++n == 5 { print; exit }
+	kind == "short-plan" && held { if (!/^VSYSINFO-KTAP-END/) print last; held = 0 }
+	kind == "short-plan" && result() { last = $0; held = 1; next }
+	kind == "warning" && /^VSYSINFO-DMESG-BEGIN/ { print; print "[    1.000000] WARNING: CPU: 0 PID: 1 at kernel/time/vsysinfo.c:160 vdso_sysinfo_update+0x10/0x100"; next }
+	{ print }
+	END { for (k = 0; k < nb; k++) print buf[k] }'
+}
+
+# judge KIND: results.sh on that fixture.
+judge() {
+	local f rc=0
+	f=$(mktemp)
+	fixture "$1" >"$f"
+	"$S/results.sh" "$f" || rc=$?
+	rm -f "$f"
+	return "$rc"
+}
+
 results_cases() {
 	check "results: all tests pass" \
-		expect 0 'guest: 11 passed, 0 failed, 0 skipped' "$S/results.sh" "$DATA/console-pass.log"
-	check "results: a failing test fails the run and shows its output" \
-		expect 1 'FAIL vDSO: vdso_test_abi.*' "$S/results.sh" "$DATA/console-fail.log"
+		expect 0 '^# guest: [0-9]+ passed, 0 failed, 0 skipped' judge pass
+	check "results: a failing test fails the run" \
+		expect 1 '^not ok [0-9]+ vDSO: vdso_test_abi$' judge fail
 	check "results: a failing test's own output is printed" \
-		expect 1 '\| # not ok 2 ' "$S/results.sh" "$DATA/console-fail.log"
+		expect 1 '^#   # not ok [0-9]+ ' judge fail
 	check "results: a skipped test is counted, not failed" \
-		expect 0 'guest: 10 passed, 0 failed, 1 skipped' "$S/results.sh" "$DATA/console-skip.log"
+		expect 0 '^# guest: [0-9]+ passed, 0 failed, 1 skipped' judge skip
 	check "results: a kernel panic fails the run" \
-		expect 1 'no KTAP output|Kernel panic' "$S/results.sh" "$DATA/console-panic.log"
+		expect 1 '^not ok [0-9]+ guest run: no KTAP output' judge panic
 	check "results: a truncated run fails" \
-		expect 1 'truncated run: the KTAP output stops after 5 results' "$S/results.sh" "$DATA/console-truncated.log"
+		expect 1 'the KTAP output stops after 5 results' judge truncated
 	check "results: fewer results than the plan fails" \
-		expect 1 'the plan announced 10 results, got 9' "$S/results.sh" "$DATA/console-short-plan.log"
+		expect 1 'the plan announced ([0-9]+) results, got [0-9]+' judge short-plan
 	check "results: a WARNING in the kernel log fails a run whose tests pass" \
-		expect 1 'FAIL kernel log' "$S/results.sh" "$DATA/console-warning.log"
+		expect 1 '^not ok [0-9]+ kernel log' judge warning
+}
+
+# The plans and result names of a console log's KTAP, nested ones too.
+ktap_shape() {
+	tr -d '\r' <"$1" | sed -n '/VSYSINFO-KTAP-BEGIN/,/VSYSINFO-KTAP-END/p' |
+		sed -nE 's/^((# )*)(1\.\.[0-9]+).*/\1\3/p; s/^((# )*)(not )?ok [0-9]+ ([^#]*[^ #]).*/\1\4/p'
+}
+
+# The recorded log must have the plans and results of this run's guest.
+fixture_current() {
+	local run=$VS_LOGS/console-test.log
+	[[ -f $run ]] || { echo "no guest run yet ($run)"; return 1; }
+	diff -u <(ktap_shape "$PASS_LOG") <(ktap_shape "$run") || {
+		echo "$PASS_LOG does not match this run's tests: run 'make fixtures'"
+		return 1
+	}
 }
 
 usage_cases() {
 	local s
-	for s in deps source apply kernel selftests initramfs boot results patches bench host-tests test; do
+	for s in deps source apply kernel selftests initramfs boot results patches bench host-tests test run fixtures; do
 		check "usage: scripts/$s.sh -h" expect 0 '^Usage: scripts/' "$S/$s.sh" -h
 	done
 }
@@ -173,19 +229,15 @@ pre() {
 	check "the benchmark numbers in README.md and the cover letter agree" bench_numbers_agree
 	check "bad input: a KSRC that is not a kernel tree is refused" bad_ksrc
 	check "bad input: a missing tool names its Debian package" missing_tool
-	if [[ -d $VS_SRC/.git ]]; then
-		check "bad input: a corrupted patch is named and changes nothing" corrupted_patch
-		check "patches/ is up to date with the area folders" "$S/patches.sh" --check
-		check "checkpatch.pl --strict: 0 errors, 0 warnings, 0 checks" checkpatch
-	else
-		check "source tree present for the series checks" false
-	fi
+	check "bad input: a corrupted patch is named and changes nothing" corrupted_patch
+	check "patches/ is up to date with the area folders" "$S/patches.sh" --check
+	check "checkpatch.pl --strict: 0 errors, 0 warnings, 0 checks" checkpatch
 }
 
 # Compile the series' C files again with W=1; keep the old objects when
 # the result is identical so that the next build does not relink.
 w1_clean() {
-	local f o out rc=0 sources=0 checked=0
+	local f o target out rc=0 sources=0 checked=0
 	while read -r f; do
 		[[ $f == *.c && $f != tools/* ]] || continue
 		sources=$((sources + 1))
@@ -194,7 +246,10 @@ w1_clean() {
 		checked=$((checked + 1))
 		cp -p "$VS_OBJ/$o" "$VS_OBJ/$o.w1-saved"
 		rm -f "$VS_OBJ/$o"
-		out=$(make -s -C "$VS_SRC" O="$VS_OBJ" W=1 "$o" 2>&1) || rc=1
+		# A 32-bit vDSO object gets its flags only as part of vdso32.so.
+		target=$o
+		[[ $f != arch/x86/entry/vdso/vdso32/* ]] || target=arch/x86/entry/vdso/
+		out=$(make -s -C "$VS_SRC" O="$VS_OBJ" W=1 "$target" 2>&1) || rc=1
 		if cmp -s "$VS_OBJ/$o" "$VS_OBJ/$o.w1-saved"; then
 			mv "$VS_OBJ/$o.w1-saved" "$VS_OBJ/$o"
 		else
@@ -233,18 +288,28 @@ post() {
 	check "guest failure: a timeout fails boot.sh with the console tail" guest_timeout
 }
 
+last() {
+	check "the recorded console log has this run's tests and plans" fixture_current
+}
+
 main() {
-	local what=${1:-all} counts=${2:-}
+	local what=${1:-all}
 	vs_init
+	case "$what" in
+	pre|post|last|all) ;;
+	*) vs_usage; vs_die "unknown group '$what': use pre, post, last or all" ;;
+	esac
+	vs_ktap
+	ktap_print_header
 	case "$what" in
 	pre) pre ;;
 	post) post ;;
-	all) pre; post ;;
-	*) vs_usage; vs_die "unknown group '$what': use pre, post or all" ;;
+	last) last ;;
+	all) pre; post; last ;;
 	esac
-	printf 'host: %d passed, %d failed\n' "$PASSED" "$FAILED"
-	[[ -z $counts ]] || printf '%s %s\n' "$PASSED" "$FAILED" >"$counts"
-	((FAILED == 0))
+	ktap_set_plan $((KTAP_TESTNO - 1))
+	ktap_print_totals
+	((KTAP_CNT_FAIL == 0))
 }
 
 main "$@"

@@ -81,7 +81,7 @@ build() {
 	vs_stage "kernel: building bzImage (W=1, log: ${VS_LOGS#"$VS_ROOT"/}/kernel${FLAVOUR:+-$FLAVOUR}.log)"
 	vs_logged "$VS_LOGS/kernel${FLAVOUR:+-$FLAVOUR}.log" \
 		make -C "$VS_SRC" O="$VS_OBJ" -j"$(nproc)" W=1 bzImage
-	[[ -f $VS_OBJ/arch/x86/boot/bzImage && -f $VS_OBJ/arch/x86/entry/vdso/vdso64.so ]] ||
+	[[ -f $VS_BZIMAGE && -f $VS_VDSO64 ]] ||
 		vs_die "the build did not produce bzImage and vdso64.so; see $VS_LOGS/kernel${FLAVOUR:+-$FLAVOUR}.log"
 	vs_stage "kernel: $(cat "$VS_OBJ/include/config/kernel.release") built"
 }

@@ -6,8 +6,28 @@
 #   vs_stage NAME       print a progress line with the elapsed time
 #   vs_die MSG...       print "error: MSG" to stderr and exit 1
 #   vs_need TOOL PKG    fail unless TOOL is on PATH, naming the package
-#   vs_logged LOG CMD   run CMD with its output in LOG; on failure print
-#                       the log's last lines and its path, and fail
+#   vs_logged LOG CMD   run CMD with its output in LOG (which starts with
+#                       the command); on failure print the log's last
+#                       lines and its path, and fail
+#   vs_ktap             load kselftest's KTAP helpers (ktap_helpers.sh)
+#                       from the source tree: every result is KTAP
+#
+# The knobs (environment variables), with their defaults, are listed in
+# VS_KNOBS below; 'make help' prints them with their current values.
+#
+# Files of a build folder build/<tree>/, named here and nowhere else:
+#   src/ am/            the patched work tree, the scratch tree for git am
+#   obj/ obj-bench/     kernel builds (test kernel, FLAVOUR=bench)
+#   kselftest/          the kselftest install (vDSO/, vsysinfo/)
+#   initramfs.cpio.gz   the guest's initramfs
+#   logs/               build logs, console-<boot>.log (+ .cmd, the QEMU
+#                       command line), apt.log
+#   applied             "SERIES_ID HEAD": what src/ is (vs_set_applied,
+#                       vs_applied_id, vs_applied_head)
+#   source.id           what src/ was unpacked or copied from
+#   accel               the KVM probe's verdict (kvm or tcg)
+#   lock                held by the run using the folder
+#   bench-icount.txt    the latest benchmark table
 
 # Repository root, whatever directory the caller runs from.
 VS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -38,7 +58,8 @@ vs_logged() {
 	local log=$1
 	shift
 	mkdir -p "$(dirname "$log")"
-	if ! "$@" >"$log" 2>&1; then
+	printf '$ %s\n' "$*" >"$log"
+	if ! "$@" >>"$log" 2>&1; then
 		vs_log "---- last 30 lines of $log ----"
 		tail -n 30 "$log" >&2
 		vs_log "---- full log: $log ----"
@@ -71,7 +92,13 @@ vs_init() {
 	VS_LOGS=$VS_BUILD/logs
 	VS_KST=$VS_BUILD/kselftest
 	VS_PATCHES=${PATCHES:-$VS_ROOT/patches}
-	export VS_BUILD VS_SRC VS_AM VS_OBJ VS_LOGS VS_KST VS_PATCHES
+	# The artifacts that one stage makes and the next uses.
+	VS_BZIMAGE=$VS_OBJ/arch/x86/boot/bzImage
+	VS_VMLINUX=$VS_OBJ/vmlinux
+	VS_VDSO64=$VS_OBJ/arch/x86/entry/vdso/vdso64.so
+	VS_INITRAMFS=$VS_BUILD/initramfs.cpio.gz
+	export VS_BUILD VS_SRC VS_AM VS_OBJ VS_LOGS VS_KST VS_PATCHES \
+		VS_BZIMAGE VS_VMLINUX VS_VDSO64 VS_INITRAMFS
 	# Kbuild refuses spaces and colons in its folders, QEMU commas.
 	[[ $VS_BUILD != *[\ :,]* ]] ||
 		vs_die "the build folder '$VS_BUILD' contains a space, colon or comma, which Kbuild or QEMU cannot take: clone the repository to a plain path or set BUILD="
@@ -185,6 +212,58 @@ vs_series_id() {
 			sha1sum <"$p"
 		done < <(vs_series)
 	} | sha1sum | cut -c1-40
+}
+
+vs_ktap() {
+	local h=$VS_SRC/tools/testing/selftests/kselftest/ktap_helpers.sh
+	[[ -f $h ]] || vs_die "$h not found: run 'make source' first"
+	# shellcheck source=/dev/null
+	. "$h"
+}
+
+# The stages that prepare a guest, in order (make run, make test,
+# make bench); each is scripts/<stage>.sh.
+# shellcheck disable=SC2034 # for the scripts that source this file
+VS_STAGES=(deps source apply kernel selftests initramfs)
+
+# The knobs: NAME=DEFAULT, what it does.
+VS_KNOBS=(
+	"KSRC=|your kernel tree, copied to BUILD/ksrc-<name>-<hash>/; unset: Debian's linux-source-6.12"
+	"BUILD=|the build root; unset: build/ in this repository"
+	"PATCHES=|the series to apply; unset: patches/ in this repository"
+	"ACCEL=|kvm or tcg; unset: probe KVM once, fall back to TCG"
+	"TIMEOUT=900|seconds a guest boot may take"
+	"PROBE_TIMEOUT=15|seconds the KVM probe may take"
+	"GUEST_MEM=5G|guest RAM (over 4 GiB for the 32-bit scaling)"
+	"GUEST_APPEND=|more kernel command line for the test boots"
+	"SKIP_COMMIT_BUILDS=|non-empty: make test builds only the series' last commit"
+	"FLAVOUR=|bench: the benchmark kernel (set by make bench)"
+	"BUSYBOX=/bin/busybox|the static busybox of the initramfs"
+)
+
+# Knobs with a plain default get it here, once, for every script.
+vs_knob_defaults() {
+	local k name def
+	for k in "${VS_KNOBS[@]}"; do
+		name=${k%%=*}
+		def=${k#*=}
+		def=${def%%|*}
+		[[ -z $def || -n ${!name:-} ]] || export "$name=$def"
+	done
+}
+vs_knob_defaults
+
+# vs_knobs: print the knobs with their defaults and current values.
+vs_knobs() {
+	local k name def what
+	for k in "${VS_KNOBS[@]}"; do
+		name=${k%%=*}
+		def=${k#*=}
+		what=${def#*|}
+		def=${def%%|*}
+		printf '  %-18s %s%s [now: %s]\n' "$name" "$what" \
+			"${def:+ (default $def)}" "${!name:-unset}"
+	done
 }
 
 # Print usage from the script's leading comment block.

@@ -2,22 +2,22 @@
 # SPDX-License-Identifier: GPL-2.0
 # results.sh: judge a guest console log from a test run.
 #
-# Usage: scripts/results.sh [-h] CONSOLE_LOG [COUNTS_FILE [LABEL]]
+# Usage: scripts/results.sh [-h] CONSOLE_LOG [LABEL]
 #
 # Reads the TAP that run_kselftest.sh printed between the VSYSINFO-KTAP
 # markers (one TAP document per collection; their plans add up) and the
 # kernel log dumped between the VSYSINFO-DMESG markers, and prints one
-# line per test (PASS, FAIL, SKIP) with the output of each failed test. The run fails when:
+# KTAP document: one result per test, each failed test followed by its
+# own output as "# " lines, plus one result for the kernel log. A result
+# fails when:
 #   - a test is 'not ok' (and not '# SKIP'),
 #   - the plan (1..N) is missing or the number of results differs from it,
-#     or the KTAP end marker is missing (a truncated run),
-#   - the kernel panicked,
-#   - the kernel log holds a WARNING, BUG, Oops or lockdep report, or the
-#     guest did not dump it.
-# The kernel log check counts as one more test. COUNTS_FILE, if given,
-# receives "PASSED FAILED SKIPPED". LABEL, if given, starts every result
-# name ("LABEL: vDSO: vdso_test_sysinfo"), to tell boots apart. Exit
-# status: 0 only if nothing failed.
+#     or the KTAP end marker is missing (a truncated run): "guest run: ...",
+#   - the kernel panicked, or the kernel log holds a WARNING, BUG, Oops or
+#     lockdep report, or the guest did not dump it: "kernel log: ...".
+# LABEL, if given, starts every result name ("LABEL: vDSO: ..."), to tell
+# boots apart. The last line is a "# guest: N passed, N failed, N skipped"
+# comment. Exit status: 0 only if nothing failed.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -27,8 +27,10 @@ vs_want_help "${1:-}"
 # test passed.
 KERNEL_BAD='(WARNING:|BUG:|kernel BUG at|Oops|general protection fault|Kernel panic|possible recursive locking|possible circular locking|inconsistent lock state|suspicious RCU usage|Invalid wait context|Call Trace:|UBSAN:|INFO: task .* blocked)'
 
+# parse_ktap LOG: one record per line: "P name", "S name", "F name", or
+# "D text" (output of the failed test before it).
 parse_ktap() {
-	tr -d '\r' <"$1" | awk -v label="$LABEL" '
+	tr -d '\r' <"$1" | awk '
 	/VSYSINFO-KTAP-BEGIN/ { inside = 1; seen_begin = 1; next }
 	/VSYSINFO-KTAP-END/   { inside = 0; seen_end = 1; next }
 	!inside { next }
@@ -40,77 +42,78 @@ parse_ktap() {
 		skip = (line ~ /# *[Ss][Kk][Ii][Pp]/)
 		sub(/^(not )?ok [0-9]+ /, "", line)
 		sub(/^selftests: /, "", line)
-		if (label != "")
-			line = label ": " line
 		name = line
 		sub(/ #.*/, "", name)
 		n++
 		if (skip) {
-			printf "SKIP %s\n", line; skipped++
+			printf "S %s\n", name
 		} else if (notok) {
-			printf "FAIL %s\n", line; failed++
 			printf "%s", out
+			printf "F %s\n", name
 		} else {
-			printf "PASS %s\n", name; passed++
+			printf "P %s\n", name
 		}
 		out = ""
 		next
 	}
-	/^#/ { out = out "     | " $0 "\n"; next }
+	/^#/ { out = out "D " $0 "\n"; next }
 	END {
 		if (!seen_begin) {
-			print "FAIL no KTAP output: the tests never started"
-			failed++
+			print "F guest run: no KTAP output, the tests never started"
 		} else if (!seen_end) {
-			printf "FAIL truncated run: the KTAP output stops after %d results\n", n
-			failed++
+			printf "D the KTAP output stops after %d results\n", n
+			print "F guest run: truncated"
 		}
 		if (seen_begin && !planned) {
-			print "FAIL no KTAP plan (1..N)"
-			failed++
+			print "F guest run: no KTAP plan (1..N)"
 		} else if (seen_begin && n != plan) {
-			printf "FAIL the plan announced %d results, got %d\n", plan, n
-			failed++
+			printf "D the plan announced %d results, got %d\n", plan, n
+			print "F guest run: as many results as the plan announced"
 		}
-		printf "COUNTS %d %d %d\n", passed, failed, skipped
 	}'
 }
 
-# The kernel log that the guest dumped after the tests, and any panic on
-# the console (a panicking kernel dumps nothing).
+# check_kernel_log LOG: the kernel log that the guest dumped after the
+# tests, and any panic on the console (a panicking kernel dumps
+# nothing), as records like parse_ktap's.
 check_kernel_log() {
 	local dmesg bad
 	dmesg=$(tr -d '\r' <"$1" | sed -n '/^VSYSINFO-DMESG-BEGIN/,/^VSYSINFO-DMESG-END/p')
 	bad=$({ grep -E -- "$KERNEL_BAD" <<<"$dmesg" || true
 		tr -d '\r' <"$1" | grep -F 'Kernel panic' || true; } | sort -u)
 	if [[ -n $bad ]]; then
-		printf 'FAIL %skernel log: warnings or errors reported\n' "$PREFIX"
-		sed 's/^/     | /' <<<"$bad" | head -n 40
-		return 1
+		head -n 40 <<<"$bad" | sed 's/^/D /'
+		printf 'D decode a trace with: %s\n' \
+			"$VS_SRC/scripts/decode_stacktrace.sh $VS_VMLINUX < ${1#"$VS_ROOT"/}"
+		printf 'F kernel log: no WARNING, BUG, Oops or lockdep report\n'
+	elif ! grep -q '^VSYSINFO-DMESG-END' <<<"$dmesg" || (($(wc -l <<<"$dmesg") < 10)); then
+		printf 'D the guest did not dump its kernel log\n'
+		printf 'F kernel log: no WARNING, BUG, Oops or lockdep report\n'
+	else
+		printf 'P kernel log: no WARNING, BUG, Oops or lockdep report\n'
 	fi
-	if ! grep -q '^VSYSINFO-DMESG-END' <<<"$dmesg" || (($(wc -l <<<"$dmesg") < 10)); then
-		printf 'FAIL %skernel log: the guest did not dump its kernel log\n' "$PREFIX"
-		return 1
-	fi
-	printf 'PASS %skernel log: no WARNING, BUG, Oops or lockdep report\n' "$PREFIX"
 }
 
 main() {
-	local log=${1:-} counts=${2:-} out passed failed skipped
-	LABEL=${3:-}
-	PREFIX=${LABEL:+$LABEL: }
+	local log=${1:-} label=${2:-} records kind text n passed=0 failed=0 skipped=0
 	[[ -n $log ]] || { vs_usage; exit 2; }
 	[[ -f $log ]] || vs_die "console log $log not found"
-	out=$(parse_ktap "$log")
-	grep -v '^COUNTS ' <<<"$out" || true
-	read -r _ passed failed skipped < <(grep '^COUNTS ' <<<"$out")
-	if check_kernel_log "$log"; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-	fi
-	[[ -z $counts ]] || printf '%s %s %s\n' "$passed" "$failed" "$skipped" >"$counts"
-	printf 'guest%s: %d passed, %d failed, %d skipped\n' "${LABEL:+ ($LABEL)}" \
+	vs_init
+	vs_ktap
+	records=$({ parse_ktap "$log"; check_kernel_log "$log"; })
+	n=$(grep -c '^[PSF] ' <<<"$records")
+	ktap_print_header
+	ktap_set_plan "$n"
+	while read -r kind text; do
+		[[ $kind == D ]] || text=${label:+$label: }$text
+		case "$kind" in
+		D) printf '#   %s\n' "$text" ;;
+		P) ktap_test_pass "$text"; passed=$((passed + 1)) ;;
+		S) ktap_test_skip "$text"; skipped=$((skipped + 1)) ;;
+		F) ktap_test_fail "$text"; failed=$((failed + 1)) ;;
+		esac
+	done <<<"$records"
+	printf '# guest%s: %d passed, %d failed, %d skipped\n' "${label:+ ($label)}" \
 		"$passed" "$failed" "$skipped"
 	((failed == 0))
 }

@@ -4,13 +4,17 @@
 #
 # Usage: scripts/test.sh [-h]
 #
-# Installs what is missing, prepares the tree, runs the host-side checks
-# (scripts/host-tests.sh pre), applies the series, builds every commit of
-# it on its own and then HEAD with W=1, builds the kselftests and the
-# initramfs, runs the post-build host checks (W=1 warnings, a guest that
-# panics or times out), and finally the vDSO kselftests in the guest.
-# A stage that fails counts as one failed check and skips what depends
-# on it. The last line is "N passed, N failed"; the exit status is 0
+# Runs the stages of VS_STAGES (scripts/lib.sh) in order, building every
+# commit of the series on its own in the kernel stage, with the host-side
+# checks where what they need is ready: 'host-tests.sh pre' after the
+# source stage, 'host-tests.sh post' (W=1, a guest that panics or times
+# out) after the initramfs; then the vDSO kselftests in the guest
+# (boot.sh test, two boots) and a check that the judge's recorded
+# console log has this run's tests ('host-tests.sh last'). Every check
+# prints KTAP; this script counts the 'ok' and 'not ok' lines its
+# children print (a '# SKIP' result counts as skipped). A stage that
+# fails counts as one failed check and skips what depends on it. The
+# last line is "N passed, N failed, N skipped"; the exit status is 0
 # only when nothing failed. SKIP_COMMIT_BUILDS=1 builds only HEAD.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -18,60 +22,53 @@ set -euo pipefail
 vs_want_help "${1:-}"
 
 S=$VS_ROOT/scripts
-PASSED=0
-FAILED=0
+
+# counted CMD...: run CMD; its output is shown and kept in $RESULTS.
+counted() {
+	"$@" 2>&1 | tee -a "$RESULTS"
+	return "${PIPESTATUS[0]}"
+}
 
 # stage NAME CMD...: a stage that must succeed for what follows.
 stage() {
 	local name=$1
 	shift
-	if "$@"; then
-		return 0
-	fi
-	printf 'not ok - stage %s failed\n' "$name"
-	FAILED=$((FAILED + 1))
+	counted "$@" && return 0
+	counted printf 'not ok - stage %s failed\n' "$name"
 	return 1
 }
 
-# add_counts FILE: add "PASSED FAILED" from FILE; no file is a failure.
-add_counts() {
-	local p f
-	if [[ ! -s $1 ]]; then
-		printf 'not ok - %s produced no counts\n' "$(basename "$1")"
-		FAILED=$((FAILED + 1))
-		return
-	fi
-	read -r p f _ <"$1"
-	PASSED=$((PASSED + p))
-	FAILED=$((FAILED + f))
-}
-
 finish() {
-	printf '%d passed, %d failed\n' "$PASSED" "$FAILED"
-	((FAILED == 0))
+	local passed failed skipped
+	skipped=$(grep -cE '^ok [0-9]+ .*# *SKIP' "$RESULTS" || true)
+	passed=$(($(grep -cE '^ok ' "$RESULTS" || true) - skipped))
+	failed=$(grep -cE '^not ok ' "$RESULTS" || true)
+	printf '%d passed, %d failed, %d skipped\n' "$passed" "$failed" "$skipped"
+	((failed == 0))
 	exit
 }
 
 main() {
-	local each=--each-commit
+	local s args
 	vs_init
-	[[ -z ${SKIP_COMMIT_BUILDS:-} ]] || each=
-	rm -f "$VS_BUILD/host-pre.counts" "$VS_BUILD/host-post.counts" "$VS_BUILD/guest.counts"
-	stage deps "$S/deps.sh" || finish
-	stage source "$S/source.sh" || finish
-	vs_stage "test: host-side checks"
-	"$S/host-tests.sh" pre "$VS_BUILD/host-pre.counts" || true
-	add_counts "$VS_BUILD/host-pre.counts"
-	stage apply "$S/apply.sh" || finish
-	stage kernel "$S/kernel.sh" $each || finish
-	stage selftests "$S/selftests.sh" || finish
-	stage initramfs "$S/initramfs.sh" || finish
-	vs_stage "test: post-build host-side checks"
-	"$S/host-tests.sh" post "$VS_BUILD/host-post.counts" || true
-	add_counts "$VS_BUILD/host-post.counts"
+	RESULTS=$VS_LOGS/test-results.log
+	: >"$RESULTS"
+	for s in "${VS_STAGES[@]}"; do
+		args=()
+		[[ $s != kernel || -n ${SKIP_COMMIT_BUILDS:-} ]] || args=(--each-commit)
+		stage "$s" "$S/$s.sh" "${args[@]}" || finish
+		case "$s" in
+		source)
+			vs_stage "test: host-side checks"
+			counted "$S/host-tests.sh" pre || true ;;
+		initramfs)
+			vs_stage "test: post-build host-side checks"
+			counted "$S/host-tests.sh" post || true ;;
+		esac
+	done
 	vs_stage "test: the vDSO kselftests in the guest"
-	"$S/boot.sh" test || true
-	add_counts "$VS_BUILD/guest.counts"
+	counted "$S/boot.sh" test || true
+	counted "$S/host-tests.sh" last || true
 	finish
 }
 
