@@ -9,7 +9,9 @@
 #         of the scripts (a KSRC that is not a kernel tree, a corrupted
 #         patch, a missing tool), patches/ up to date, checkpatch.pl
 #         --strict on every patch, the same benchmark numbers in
-#         README.md and in the cover letter
+#         README.md and in the cover letter, userspace/'s library test
+#         on this machine's kernel (which has no __vdso_sysinfo: the
+#         fallback path)
 #   post  checks that need the built kernel and initramfs: no W=1
 #         warning in the C files the series touches, and a guest that
 #         panics or times out makes boot.sh fail with the console tail
@@ -232,6 +234,8 @@ pre() {
 	check "bad input: a corrupted patch is named and changes nothing" corrupted_patch
 	check "patches/ is up to date with the area folders" "$S/patches.sh" --check
 	check "checkpatch.pl --strict: 0 errors, 0 warnings, 0 checks" checkpatch
+	check "userspace: the library's test passes on the host (its fallback path)" \
+		make -s -C "$VS_ROOT/userspace" check KDIR="$VS_SRC" O="$VS_BUILD/userspace-host"
 }
 
 # Compile the series' C files again with W=1; keep the old objects when
