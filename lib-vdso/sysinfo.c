@@ -85,45 +85,57 @@ static __always_inline void vdso_sysinfo_to_compat(struct sysinfo *info,
 }
 
 /*
- * Inside a time namespace (@vd is then the namespace's page), the uptime
+ * Copy a consistent snapshot into @s; false when there is none. Inside a
+ * time namespace (@timens; @vd is then the namespace's page) the uptime
  * follows the namespace's boottime offset, added before rounding up as
- * timens_add_boottime() is in sysinfo(2). Out of line: the common case
- * does not read the boot time at all.
+ * timens_add_boottime() is in sysinfo(2).
  */
-static noinline bool vdso_sysinfo_get_timens(const struct vdso_data *vd,
+static __always_inline bool vdso_sysinfo_get(const struct vdso_data *vd,
 					     const struct vdso_sysinfo_data *sd,
-					     struct vdso_sysinfo64 *s)
+					     struct vdso_sysinfo64 *s, bool timens)
 {
 	const struct timens_offset *offs = &vd->offset[CLOCK_BOOTTIME];
 	u64 boot_nsec;
 	s64 boot_sec;
 
+	if (!timens)
+		return vdso_sysinfo_read(sd, s, NULL, NULL);
 	if (!vdso_sysinfo_read(sd, s, &boot_sec, &boot_nsec))
 		return false;
 	s->uptime = vdso_sysinfo_uptime(boot_sec + offs->sec, boot_nsec + offs->nsec);
 	return true;
 }
 
-/* Copy a consistent snapshot into @s; false when there is none. */
-static __always_inline bool vdso_sysinfo_get(const struct vdso_data *vd,
-					     const struct vdso_sysinfo_data *sd,
-					     struct vdso_sysinfo64 *s)
+/*
+ * A caller whose struct sysinfo has 64-bit longs (the layout of the
+ * snapshot) gets the snapshot copied straight into @info; any other gets
+ * the compat_sys_sysinfo() conversion of a copy. Without a valid
+ * snapshot, the system call answers.
+ */
+static __always_inline int vdso_sysinfo_store(const struct vdso_data *vd,
+					      const struct vdso_sysinfo_data *sd,
+					      struct sysinfo *info, bool timens)
 {
-	if (IS_ENABLED(CONFIG_TIME_NS) && vd->clock_mode == VDSO_CLOCKMODE_TIMENS)
-		return vdso_sysinfo_get_timens(vd, sd, s);
-	return vdso_sysinfo_read(sd, s, NULL, NULL);
+	if (sizeof(info->totalram) == sizeof(u64)) {
+		BUILD_BUG_ON(sizeof(*info) != sizeof(struct vdso_sysinfo64));
+		if (!vdso_sysinfo_get(vd, sd, (struct vdso_sysinfo64 *)info, timens))
+			return sysinfo_fallback(info);
+	} else {
+		struct vdso_sysinfo64 s;
+
+		if (!vdso_sysinfo_get(vd, sd, &s, timens))
+			return sysinfo_fallback(info);
+		vdso_sysinfo_to_compat(info, &s);
+	}
+	return 0;
 }
 
-static __always_inline int vdso_sysinfo_compat(const struct vdso_data *vd,
-					       const struct vdso_sysinfo_data *sd,
-					       struct sysinfo *info)
+/* Out of line, so that the common case never reads the boot time. */
+static noinline int vdso_sysinfo_timens(const struct vdso_data *vd,
+					const struct vdso_sysinfo_data *sd,
+					struct sysinfo *info)
 {
-	struct vdso_sysinfo64 s;
-
-	if (!vdso_sysinfo_get(vd, sd, &s))
-		return sysinfo_fallback(info);
-	vdso_sysinfo_to_compat(info, &s);
-	return 0;
+	return vdso_sysinfo_store(vd, sd, info, true);
 }
 
 /**
@@ -133,10 +145,6 @@ static __always_inline int vdso_sysinfo_compat(const struct vdso_data *vd,
  * @sd:		The snapshot the kernel publishes
  * @info:	Where to store the result
  *
- * A caller whose struct sysinfo has 64-bit longs (the layout of the
- * snapshot) gets the snapshot copied straight into @info; any other gets
- * the compat_sys_sysinfo() conversion of a copy.
- *
  * Return: 0, or what the sysinfo system call returned when the snapshot
  * is not valid.
  */
@@ -144,13 +152,9 @@ static __always_inline int
 __cvdso_sysinfo_data(const struct vdso_data *vd, const struct vdso_sysinfo_data *sd,
 		     struct sysinfo *info)
 {
-	if (sizeof(info->totalram) != sizeof(u64))
-		return vdso_sysinfo_compat(vd, sd, info);
-
-	BUILD_BUG_ON(sizeof(*info) != sizeof(struct vdso_sysinfo64));
-	if (!vdso_sysinfo_get(vd, sd, (struct vdso_sysinfo64 *)info))
-		return sysinfo_fallback(info);
-	return 0;
+	if (IS_ENABLED(CONFIG_TIME_NS) && vd->clock_mode == VDSO_CLOCKMODE_TIMENS)
+		return vdso_sysinfo_timens(vd, sd, info);
+	return vdso_sysinfo_store(vd, sd, info, false);
 }
 
 static __always_inline int __cvdso_sysinfo(struct sysinfo *info)

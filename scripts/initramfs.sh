@@ -19,8 +19,6 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 vs_want_help "${1:-}"
 
-BUSYBOX=${BUSYBOX:-/bin/busybox}
-
 # BUSYBOX_DYNAMIC: the unpacked dynamic busybox, fetched once per build
 # folder.
 dynamic_busybox() {
@@ -89,9 +87,9 @@ main() {
 	rm -rf "$root"
 	populate "$root"
 	(cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) |
-		gzip -1 >"$VS_BUILD/initramfs.cpio.gz.new"
-	mv "$VS_BUILD/initramfs.cpio.gz.new" "$VS_BUILD/initramfs.cpio.gz"
-	vs_stage "initramfs: $(du -h "$VS_BUILD/initramfs.cpio.gz" | cut -f1) in ${VS_BUILD#"$VS_ROOT"/}/initramfs.cpio.gz"
+		gzip -1 >"$VS_INITRAMFS.new"
+	mv "$VS_INITRAMFS.new" "$VS_INITRAMFS"
+	vs_stage "initramfs: $(du -h "$VS_INITRAMFS" | cut -f1) in ${VS_INITRAMFS#"$VS_ROOT"/}"
 }
 
 main "$@"

@@ -28,7 +28,7 @@ build_kselftest() {
 
 # The seed's method: gcc -o test test.c vdso64.so
 build_linked() {
-	local vdso=$VS_OBJ/arch/x86/entry/vdso/vdso64.so
+	local vdso=$VS_VDSO64
 	if ! nm -D "$vdso" | grep -w __vdso_sysinfo >/dev/null; then
 		# Only a tree without the series may lack it: its kselftest
 		# would SKIP, and a SKIP must not hide a lost export.
@@ -48,7 +48,7 @@ build_linked() {
 # userspace/: libvsysinfo, libvsysinfo-preload and their guest tests,
 # installed as collection 'vsysinfo' (objects in build/<tree>/userspace).
 build_userspace() {
-	local vdso=$VS_OBJ/arch/x86/entry/vdso/vdso64.so t
+	local vdso=$VS_VDSO64 t
 	nm -D "$vdso" | grep -w __vdso_sysinfo >/dev/null || return 0
 	vs_stage "selftests: building userspace/ (libvsysinfo, its preload, their tests)"
 	vs_logged "$VS_LOGS/userspace.log" \
@@ -63,7 +63,7 @@ build_userspace() {
 
 main() {
 	vs_init
-	[[ -f $VS_OBJ/arch/x86/entry/vdso/vdso64.so ]] ||
+	[[ -f $VS_VDSO64 ]] ||
 		vs_die "no kernel build in $VS_OBJ: run 'make kernel' first"
 	vs_need gcc gcc
 	vs_need nm binutils
