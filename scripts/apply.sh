@@ -27,7 +27,7 @@ am_series() {
 main() {
 	local id head n
 	vs_init
-	[[ -d $VS_SRC/.git && -d $VS_AM ]] || vs_die "no source tree in $VS_BUILD: run 'make source' first"
+	vs_require source
 	vs_check_no_work ""
 	id=$(vs_series_id)
 	n=$(vs_series | wc -l)

@@ -195,8 +195,8 @@ main() {
 	# The benchmark is meaningless on the lock-debugging test kernel.
 	[[ $mode != bench || ${FLAVOUR:-} == bench ]] ||
 		vs_die "boot.sh bench runs the benchmark kernel (build/<tree>/obj-bench): use 'make bench', or FLAVOUR=bench for every stage"
-	[[ -f $VS_BZIMAGE ]] || vs_die "no kernel in $VS_OBJ: run '${FLAVOUR:+FLAVOUR=$FLAVOUR }make kernel' first"
-	[[ -f $VS_INITRAMFS ]] || vs_die "no initramfs in $VS_BUILD: run 'make initramfs' first"
+	vs_require kernel
+	vs_require initramfs
 	case "$mode" in
 	test) mode_test ;;
 	bench) mode_bench ;;

@@ -77,8 +77,7 @@ populate() {
 main() {
 	local root
 	vs_init
-	[[ -x $VS_KST/run_kselftest.sh ]] ||
-		vs_die "no kselftest install in $VS_KST: run 'make selftests' first"
+	vs_require selftests
 	[[ -x $BUSYBOX ]] ||
 		vs_die "$BUSYBOX not found: install Debian package busybox-static"
 	vs_need cpio cpio

@@ -108,7 +108,7 @@ main() {
 	--each-commit|'') ;;
 	*) vs_usage; vs_die "unknown option '$1'" ;;
 	esac
-	[[ -d $VS_SRC/.git ]] || vs_die "no source tree in $VS_BUILD: run 'make source' first"
+	vs_require source
 	vs_need flex flex
 	vs_need bison bison
 	vs_need bc bc

@@ -214,9 +214,26 @@ vs_series_id() {
 	} | sha1sum | cut -c1-40
 }
 
+# vs_require WHAT: what an earlier stage makes is there, or say which
+# stage makes it. WHAT: source, kernel, selftests or initramfs.
+vs_require() {
+	case "$1" in
+	source) [[ -d $VS_SRC/.git && -d $VS_AM ]] ||
+		vs_die "no source tree in $VS_BUILD: run 'make source' first" ;;
+	kernel) [[ -f $VS_BZIMAGE && -f $VS_VDSO64 ]] ||
+		vs_die "no kernel build in $VS_OBJ: run '${FLAVOUR:+FLAVOUR=$FLAVOUR }make kernel' first" ;;
+	selftests) [[ -x $VS_KST/run_kselftest.sh ]] ||
+		vs_die "no kselftest install in $VS_KST: run 'make selftests' first" ;;
+	initramfs) [[ -f $VS_INITRAMFS ]] ||
+		vs_die "no initramfs in $VS_BUILD: run 'make initramfs' first" ;;
+	*) vs_die "vs_require: unknown '$1'" ;;
+	esac
+}
+
 vs_ktap() {
 	local h=$VS_SRC/tools/testing/selftests/kselftest/ktap_helpers.sh
-	[[ -f $h ]] || vs_die "$h not found: run 'make source' first"
+	vs_require source
+	[[ -f $h ]] || vs_die "$h not found in the source tree"
 	# shellcheck source=/dev/null
 	. "$h"
 }

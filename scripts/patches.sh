@@ -132,7 +132,7 @@ check() {
 
 main() {
 	vs_init
-	[[ -d $VS_SRC/.git && -d $VS_AM ]] || vs_die "no source tree in $VS_BUILD: run 'make source' first"
+	vs_require source
 	case "${1:-}" in
 	--check) check ;;
 	'') regenerate ;;

@@ -63,8 +63,7 @@ build_userspace() {
 
 main() {
 	vs_init
-	[[ -f $VS_VDSO64 ]] ||
-		vs_die "no kernel build in $VS_OBJ: run 'make kernel' first"
+	vs_require kernel
 	vs_need gcc gcc
 	vs_need nm binutils
 	vs_need rsync rsync
