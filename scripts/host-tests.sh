@@ -11,9 +11,11 @@
 #         --strict on every patch, the same benchmark numbers in
 #         README.md and in the cover letter, userspace/'s library test
 #         on this machine's kernel (which has no __vdso_sysinfo: the
-#         fallback path)
+#         fallback path; skipped with the reason on a host that cannot
+#         run it), a 32-bit program's loader found without running it
 #   post  checks that need the built kernel and initramfs: no W=1
-#         warning in the C files the series touches, and a guest that
+#         warning in the C files the series touches, every program of
+#         the initramfs has its interpreter and libraries, and a guest that
 #         panics or times out makes boot.sh fail with the console tail
 #   last  after a guest run: the recorded console log that the judge's
 #         tests start from (scripts/testdata/console-pass.log) has the
@@ -42,6 +44,20 @@ check() {
 		sed 's/^/#   /' <<<"$out" | tail -n 40
 		ktap_test_fail "$name"
 	fi
+}
+
+# check_if NEED NAME CMD...: like check, but a check that runs a program
+# on this host first asks NEED (a function) whether the host can do what
+# it needs; when not, the check is skipped with NEED's reason.
+check_if() {
+	local need=$1 name=$2 why
+	shift 2
+	if ! why=$("$need" 2>&1); then
+		ktap_print_msg "$name: this host cannot run it: $why"
+		ktap_test_skip "$name"
+		return
+	fi
+	check "$name" "$@"
 }
 
 # expect STATUS PATTERN CMD...: CMD exits with STATUS and prints PATTERN.
@@ -183,6 +199,53 @@ missing_tool() {
 	return "$rc"
 }
 
+# A 32-bit dynamic program gets its interpreter and libc from
+# vs_elf_deps (what initramfs.sh packs) without being run: it is not
+# executable, and ldd fails as on a host without IA32 emulation.
+elf_deps_32bit() {
+	local d out rc=0
+	d=$(mktemp -d)
+	printf '#include <stdio.h>\nint main(void) { puts("hi"); return 0; }\n' >"$d/t.c"
+	gcc -m32 -o "$d/t32" "$d/t.c" || { rm -rf "$d"; echo "gcc -m32 failed: install gcc-multilib"; return 1; }
+	chmod a-x "$d/t32"
+	printf '#!/bin/sh\necho "\tnot a dynamic executable"; exit 1\n' >"$d/ldd"
+	chmod +x "$d/ldd"
+	out=$(PATH="$d:$PATH" vs_elf_deps "$d/t32") || rc=1
+	rm -rf "$d"
+	((rc == 0)) || return 1
+	printf '%s\n' "$out"
+	grep -qx /lib/ld-linux.so.2 <<<"$out" || { echo "no /lib/ld-linux.so.2"; return 1; }
+	grep -q '/libc\.so\.6$' <<<"$out" || { echo "no libc.so.6"; return 1; }
+	while read -r f; do
+		[[ $(vs_elf_abi "$f") == i386 ]] || { echo "$f is not an i386 ELF file"; return 1; }
+	done <<<"$out"
+}
+
+# Every ELF program and library in the packed initramfs finds its
+# interpreter and libraries inside it (as the guest's loader looks).
+initramfs_complete() {
+	local root=$VS_BUILD/initramfs progs n32
+	[[ -d $root/kselftest ]] || { echo "no unpacked initramfs in $root"; return 1; }
+	mapfile -t progs < <(find "$root" -type f \( -perm -u+x -o -name '*.so*' \))
+	VS_ELF_ROOT=$root vs_elf_deps "${progs[@]}" >/dev/null || return 1
+	# The 32-bit kselftest is there and dynamic: its loader came along.
+	n32=$(find "$root/kselftest" -type f -name '*_32' | wc -l)
+	if ((n32 > 0)); then
+		[[ -f $root/lib/ld-linux.so.2 ]] || { echo "32-bit tests but no /lib/ld-linux.so.2"; return 1; }
+	fi
+}
+
+# userspace/'s library test runs on this host: an x86-64 program that
+# installs a seccomp filter and looks into the vDSO that the host kernel
+# maps (AT_SYSINFO_EHDR).
+host_runs_userspace_test() {
+	[[ $(uname -m) == x86_64 ]] || { echo "it is an x86-64 program and this host is $(uname -m)"; return 1; }
+	[[ -e /proc/sys/kernel/seccomp/actions_avail ]] ||
+		{ echo "the host kernel has no seccomp filters (CONFIG_SECCOMP_FILTER)"; return 1; }
+	LD_SHOW_AUXV=1 /bin/true | grep -q '^AT_SYSINFO_EHDR:' ||
+		{ echo "the host kernel maps no vDSO (AT_SYSINFO_EHDR)"; return 1; }
+}
+
 checkpatch() {
 	local p out rc=0
 	while read -r p; do
@@ -234,7 +297,8 @@ pre() {
 	check "bad input: a corrupted patch is named and changes nothing" corrupted_patch
 	check "patches/ is up to date with the area folders" "$S/patches.sh" --check
 	check "checkpatch.pl --strict: 0 errors, 0 warnings, 0 checks" checkpatch
-	check "userspace: the library's test passes on the host (its fallback path)" \
+	check "initramfs: a 32-bit dynamic program brings its interpreter without being run" elf_deps_32bit
+	check_if host_runs_userspace_test "userspace: the library's test passes on the host (its fallback path)" \
 		make -s -C "$VS_ROOT/userspace" check KDIR="$VS_SRC" O="$VS_BUILD/userspace-host"
 }
 
@@ -288,6 +352,7 @@ guest_timeout() {
 
 post() {
 	check "W=1: no warning in the C files the series touches" w1_clean
+	check "initramfs: every program finds its interpreter and libraries in it" initramfs_complete
 	check "guest failure: a kernel panic fails boot.sh with the console tail" guest_panic
 	check "guest failure: a timeout fails boot.sh with the console tail" guest_timeout
 }

@@ -8,7 +8,10 @@
 # busybox-static) and its applet links, coreutils' timeout (which
 # run_kselftest.sh needs), scripts/guest-init.sh as /init,
 # the kselftest install as /kselftest, and the ELF interpreter and
-# shared libraries that ldd names for the installed test programs.
+# shared libraries of every program in it (read from the ELF files with
+# readelf, vs_elf_deps in lib.sh: a 32-bit test gets its loader even on
+# a host that cannot run 32-bit programs, where ldd says "not a dynamic
+# executable").
 # When userspace/'s vsysinfo_busybox.sh is installed, it also adds what
 # that test runs: Debian's dynamically linked busybox (package busybox,
 # which conflicts with busybox-static: fetched with apt-get download into
@@ -40,7 +43,7 @@ dynamic_busybox() {
 }
 
 populate() {
-	local root=$1 applet f lib deps extra=()
+	local root=$1 applet lib deps progs extra=()
 	mkdir -p "$root"/{bin,dev,proc,sys,tmp,etc,root,usr}
 	# run_kselftest.sh calls /usr/bin/timeout: one bin for everything.
 	ln -s bin "$root/sbin"
@@ -66,12 +69,11 @@ populate() {
 	fi
 	# The dynamically linked programs need their interpreter and
 	# libraries; those the tests bring themselves ($ORIGIN) are there.
-	while read -r f; do
-		deps=$(ldd "$f" 2>/dev/null) || continue	# static or a script
-		for lib in $(grep -o '/[^ ]*' <<<"$deps"); do
-			[[ $lib == "$VS_KST"/* ]] || cp -L --parents "$lib" "$root/"
-		done
-	done < <(find "$VS_KST" "$root/bin/timeout" "${extra[@]}" -type f -perm -u+x)
+	mapfile -t progs < <(find "$VS_KST" "$root/bin/timeout" "${extra[@]}" -type f -perm -u+x)
+	deps=$(vs_elf_deps "${progs[@]}") || vs_die "cannot find what the programs of the initramfs need (above)"
+	for lib in $deps; do
+		[[ $lib == "$VS_KST"/* ]] || cp -L --parents "$lib" "$root/"
+	done
 }
 
 main() {
@@ -81,7 +83,6 @@ main() {
 	[[ -x $BUSYBOX ]] ||
 		vs_die "$BUSYBOX not found: install Debian package busybox-static"
 	vs_need cpio cpio
-	vs_need ldd libc-bin
 	root=$VS_BUILD/initramfs
 	rm -rf "$root"
 	populate "$root"

@@ -230,6 +230,89 @@ vs_require() {
 	esac
 }
 
+# vs_elf_deps FILE...: print, once each, the ELF interpreter and the
+# shared libraries (DT_NEEDED, recursively) of FILE... as paths on this
+# host, resolved as the guest's dynamic loader resolves them: RUNPATH or
+# RPATH ($ORIGIN expanded), then the default directories of the
+# program's ABI (i386, x86-64 or x32, from the ELF header), taking the
+# first file of the same ABI. It only reads the files (readelf), never
+# runs them: the host may not be able to execute a 32-bit program while
+# the guest can. Static programs and scripts print nothing. Fails naming
+# the program and the library when one cannot be found. With
+# VS_ELF_ROOT set, the interpreter and the default directories are
+# looked up under that folder (an unpacked initramfs) instead of /.
+vs_elf_deps() {
+	local -A seen=() given=()
+	local queue=("$@") f deps
+	vs_need readelf binutils
+	for f in "$@"; do given[$f]=1; done
+	while ((${#queue[@]})); do
+		f=${queue[0]}
+		queue=("${queue[@]:1}")
+		[[ -z ${seen[$f]:-} ]] || continue
+		seen[$f]=1
+		vs_elf_abi "$f" >/dev/null || continue
+		deps=$(vs_elf_direct_deps "$f") || return 1
+		[[ -z $deps ]] || mapfile -t -O "${#queue[@]}" queue <<<"$deps"
+		# The programs themselves are the caller's; print what they need.
+		[[ -n ${given[$f]:-} ]] || printf '%s\n' "$f"
+	done
+}
+
+# vs_elf_abi FILE: i386, x86-64 or x32; fails for a file that is not ELF.
+vs_elf_abi() {
+	local hdr
+	hdr=$(LC_ALL=C readelf -hW "$1" 2>/dev/null) || return 1
+	case "$(grep -E '^ *(Class|Machine):' <<<"$hdr" | awk -F: '{ gsub(/^ +/, "", $2); printf "%s;", $2 }')" in
+	"ELF32;Intel 80386;") echo i386 ;;
+	"ELF64;Advanced Micro Devices X86-64;") echo x86-64 ;;
+	"ELF32;Advanced Micro Devices X86-64;") echo x32 ;;
+	*) return 1 ;;
+	esac
+}
+
+# The directories the Debian dynamic loader of each ABI searches when it
+# has no ld.so.cache, which the guest does not have.
+vs_elf_libdirs() {
+	case "$1" in
+	i386) echo /lib/i386-linux-gnu /usr/lib/i386-linux-gnu /lib32 /usr/lib32 /lib /usr/lib ;;
+	x86-64) echo /lib/x86_64-linux-gnu /usr/lib/x86_64-linux-gnu /lib64 /usr/lib64 /lib /usr/lib ;;
+	x32) echo /lib/x86_64-linux-gnux32 /usr/lib/x86_64-linux-gnux32 /libx32 /usr/libx32 /lib /usr/lib ;;
+	esac
+}
+
+# vs_elf_direct_deps FILE: FILE's interpreter and its DT_NEEDED libraries.
+vs_elf_direct_deps() {
+	local f=$1 abi dyn interp lib dir found origin
+	local -a dirs
+	abi=$(vs_elf_abi "$f")
+	interp=$(LC_ALL=C readelf -lW "$f" | sed -nE 's/.*\[Requesting program interpreter: (.*)\]$/\1/p')
+	if [[ -n $interp ]]; then
+		[[ -e ${VS_ELF_ROOT:-}$interp ]] || vs_die "$f needs the ELF interpreter $interp, which ${VS_ELF_ROOT:-this host} does not have (for an i386 program: install gcc-multilib)"
+		printf '%s\n' "${VS_ELF_ROOT:-}$interp"
+	fi
+	dyn=$(LC_ALL=C readelf -dW "$f")
+	origin=$(cd "$(dirname "$f")" && pwd)
+	mapfile -t dirs < <(sed -nE 's/.*\((RUNPATH|RPATH)\).*\[(.*)\]$/\2/p' <<<"$dyn" |
+		tr ':' '\n' | sed "s|\\\$ORIGIN|$origin|; s|\\\${ORIGIN}|$origin|")
+	for dir in $(vs_elf_libdirs "$abi"); do
+		dirs+=("${VS_ELF_ROOT:-}$dir")
+	done
+	for lib in $(sed -nE 's/.*\(NEEDED\).*\[(.*)\]$/\1/p' <<<"$dyn"); do
+		# The kernel's vDSO, which the loader takes from AT_SYSINFO_EHDR.
+		[[ $lib != linux-vdso.so.1 && $lib != linux-gate.so.1 ]] || continue
+		found=
+		for dir in "${dirs[@]}"; do
+			if [[ -f $dir/$lib && $(vs_elf_abi "$dir/$lib") == "$abi" ]]; then
+				found=$dir/$lib
+				break
+			fi
+		done
+		[[ -n $found ]] || vs_die "$f needs $lib ($abi), found in none of: ${dirs[*]}"
+		printf '%s\n' "$found"
+	done
+}
+
 vs_ktap() {
 	local h=$VS_SRC/tools/testing/selftests/kselftest/ktap_helpers.sh
 	vs_require source
