@@ -43,15 +43,13 @@ static __always_inline long sysinfo_fallback(struct sysinfo *info)
 #define __vdso_sysinfo_data (VVAR(_vdso_sysinfo_data))
 
 /*
- * Inside a time namespace the vvar slot maps the namespace's own page,
- * which holds only its clock data and offsets, and the real vvar page is
- * mapped at the timens slot: find the snapshot there, as getrandom does.
+ * The snapshot has a vvar page of its own, which a time namespace does
+ * not replace: the same address inside a namespace as outside. Where the
+ * kernel maps a page of zeroes in its place (see vvar_fault()), it reads
+ * as a snapshot that is not valid.
  */
 static __always_inline const struct vdso_sysinfo_data *__arch_get_vdso_sysinfo_data(void)
 {
-	if (IS_ENABLED(CONFIG_TIME_NS) && __vdso_data->clock_mode == VDSO_CLOCKMODE_TIMENS)
-		return (void *)&__vdso_sysinfo_data +
-		       ((void *)&__timens_vdso_data - (void *)&__vdso_data);
 	return &__vdso_sysinfo_data;
 }
 

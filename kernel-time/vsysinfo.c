@@ -33,11 +33,15 @@
  * old. The memory sizes are scaled to bytes and mem_unit is set to 1
  * exactly when do_sysinfo() would do so.
  *
- * vdso_sysinfo=off on the kernel command line leaves the snapshot not
- * valid, so that the vDSO makes the sysinfo system call every time: for
- * administrators whose seccomp filters, audit rules or container tools
- * must see every sysinfo() call. The snapshot is also not valid before
- * the first update.
+ * The sysctl kernel.vdso_sysinfo (0 or 1, root only) switches the
+ * snapshot off and on at run time, and vdso_sysinfo= on the kernel command
+ * line sets it at boot. While it is off the snapshot is cleared (every
+ * field zero, not valid), so that the vDSO makes the sysinfo system call
+ * every time and the page holds nothing to read: for administrators whose
+ * audit rules or tools must see every sysinfo() call. Tasks behind a
+ * seccomp filter that decides on sysinfo do not need it: the vDSO shows
+ * them a page of zeroes instead of the snapshot. The snapshot is also not
+ * valid before the first update.
  */
 
 #include <linux/blkdev.h>
@@ -47,7 +51,9 @@
 #include <linux/mm.h>
 #include <linux/sched/loadavg.h>
 #include <linux/sched/stat.h>
+#include <linux/spinlock.h>
 #include <linux/swap.h>
+#include <linux/sysctl.h>
 #include <linux/timekeeper_internal.h>
 #include <linux/vmstat.h>
 #include <linux/workqueue.h>
@@ -56,7 +62,11 @@
 
 #include "timekeeping_internal.h"
 
-static bool vdso_sysinfo_enabled __ro_after_init = true;
+/* kernel.vdso_sysinfo; written under vdso_sysinfo_lock */
+static bool vdso_sysinfo_enabled = true;
+
+/* Serialises the writer with the sysctl, which clears the snapshot. */
+static DEFINE_RAW_SPINLOCK(vdso_sysinfo_lock);
 
 static int __init vdso_sysinfo_setup(char *str)
 {
@@ -78,16 +88,69 @@ static DECLARE_DELAYED_WORK(vdso_sysinfo_work, vdso_sysinfo_refresh);
 
 static void vdso_sysinfo_refresh(struct work_struct *work)
 {
+	if (!READ_ONCE(vdso_sysinfo_enabled))
+		return;
 	WRITE_ONCE(vdso_sysinfo_bufferram, nr_blockdev_pages());
 	queue_delayed_work(system_power_efficient_wq, &vdso_sysinfo_work,
 			   round_jiffies_relative(HZ));
 }
 
-static int __init vdso_sysinfo_init(void)
+static void vdso_sysinfo_start_sampler(void)
 {
-	if (IS_ENABLED(CONFIG_BLOCK) && vdso_sysinfo_enabled)
+	if (IS_ENABLED(CONFIG_BLOCK))
 		queue_delayed_work(system_power_efficient_wq,
 				   &vdso_sysinfo_work, 0);
+}
+
+/* Set or clear the switch; switching off clears the snapshot too. */
+static void vdso_sysinfo_switch(bool on)
+{
+	struct vdso_sysinfo_data *sd = __arch_get_k_vdso_sysinfo_data();
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&vdso_sysinfo_lock, flags);
+	WRITE_ONCE(vdso_sysinfo_enabled, on);
+	if (!on && READ_ONCE(sd->valid)) {
+		vdso_sysinfo_write_begin(sd);
+		memset(&sd->info, 0, sizeof(sd->info));
+		sd->boot_sec = 0;
+		sd->boot_nsec = 0;
+		sd->valid = 0;
+		vdso_sysinfo_write_end(sd);
+	}
+	raw_spin_unlock_irqrestore(&vdso_sysinfo_lock, flags);
+	if (on)
+		vdso_sysinfo_start_sampler();
+}
+
+static int vdso_sysinfo_sysctl(const struct ctl_table *table, int write,
+			       void *buffer, size_t *lenp, loff_t *ppos)
+{
+	bool on = READ_ONCE(vdso_sysinfo_enabled);
+	struct ctl_table t = *table;
+	int ret;
+
+	t.data = &on;
+	ret = proc_dobool(&t, write, buffer, lenp, ppos);
+	if (!ret && write)
+		vdso_sysinfo_switch(on);
+	return ret;
+}
+
+static struct ctl_table vdso_sysinfo_sysctls[] = {
+	{
+		.procname	= "vdso_sysinfo",
+		.maxlen		= sizeof(bool),
+		.mode		= 0644,
+		.proc_handler	= vdso_sysinfo_sysctl,
+	},
+};
+
+static int __init vdso_sysinfo_init(void)
+{
+	register_sysctl_init("kernel", vdso_sysinfo_sysctls);
+	if (READ_ONCE(vdso_sysinfo_enabled))
+		vdso_sysinfo_start_sampler();
 	return 0;
 }
 late_initcall(vdso_sysinfo_init);
@@ -141,8 +204,11 @@ void vdso_sysinfo_update(const struct timekeeper *tk)
 	u64 nsec;
 	s64 sec;
 
-	if (!vdso_sysinfo_enabled)
+	raw_spin_lock(&vdso_sysinfo_lock);
+	if (!vdso_sysinfo_enabled) {
+		raw_spin_unlock(&vdso_sysinfo_lock);
 		return;
+	}
 
 	/*
 	 * CLOCK_BOOTTIME as of this update, as update_vdso_data() computes
@@ -161,4 +227,5 @@ void vdso_sysinfo_update(const struct timekeeper *tk)
 	vdso_sysinfo_fill(&sd->info);
 	sd->valid = 1;
 	vdso_sysinfo_write_end(sd);
+	raw_spin_unlock(&vdso_sysinfo_lock);
 }

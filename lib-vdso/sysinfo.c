@@ -11,8 +11,9 @@
  * the system call instead.
  *
  * An architecture provides in <asm/vdso/sysinfo.h>:
- *  - __arch_get_vdso_sysinfo_data(): the snapshot, also inside a time
- *    namespace (where the vvar page holds the namespace's clock data);
+ *  - __arch_get_vdso_sysinfo_data(): the snapshot, the same inside a
+ *    time namespace (a page of zeroes, not valid, for a task that must
+ *    not read it);
  *  - sysinfo_fallback(): the sysinfo system call, returning 0 or -errno.
  */
 #include <linux/build_bug.h>

@@ -317,7 +317,7 @@ w1_clean() {
 		# A 32-bit vDSO object gets its flags only as part of vdso32.so.
 		target=$o
 		[[ $f != arch/x86/entry/vdso/vdso32/* ]] || target=arch/x86/entry/vdso/
-		out=$(make -s -C "$VS_SRC" O="$VS_OBJ" W=1 "$target" 2>&1) || rc=1
+		out=$(vs_kmake -s W=1 "$target" 2>&1) || rc=1
 		if cmp -s "$VS_OBJ/$o" "$VS_OBJ/$o.w1-saved"; then
 			mv "$VS_OBJ/$o.w1-saved" "$VS_OBJ/$o"
 		else

@@ -67,10 +67,10 @@ configure() {
 	fi
 	vs_stage "kernel: configuring tinyconfig + ${FRAGMENTS[*]#"$VS_ROOT"/}"
 	mkdir -p "$VS_OBJ"
-	vs_logged "$VS_LOGS/config.log" make -C "$VS_SRC" O="$VS_OBJ" tinyconfig
+	vs_logged "$VS_LOGS/config.log" vs_kmake tinyconfig
 	vs_logged "$VS_LOGS/config.log" "$VS_SRC/scripts/kconfig/merge_config.sh" \
 		-m -O "$VS_OBJ" "$VS_OBJ/.config" "${FRAGMENTS[@]}"
-	vs_logged "$VS_LOGS/config.log" make -C "$VS_SRC" O="$VS_OBJ" olddefconfig
+	vs_logged "$VS_LOGS/config.log" vs_kmake olddefconfig
 	missing=$(missing_options)
 	[[ -z $missing ]] ||
 		vs_die "options of ${FRAGMENTS[*]#"$VS_BUILD"/} not as asked in $VS_OBJ/.config (unmet dependencies?):$missing"
@@ -80,7 +80,7 @@ configure() {
 build() {
 	vs_stage "kernel: building bzImage (W=1, log: ${VS_LOGS#"$VS_ROOT"/}/kernel${FLAVOUR:+-$FLAVOUR}.log)"
 	vs_logged "$VS_LOGS/kernel${FLAVOUR:+-$FLAVOUR}.log" \
-		make -C "$VS_SRC" O="$VS_OBJ" -j"$(nproc)" W=1 bzImage
+		vs_kmake -j"$(nproc)" W=1 bzImage
 	[[ -f $VS_BZIMAGE && -f $VS_VDSO64 ]] ||
 		vs_die "the build did not produce bzImage and vdso64.so; see $VS_LOGS/kernel${FLAVOUR:+-$FLAVOUR}.log"
 	vs_stage "kernel: $(cat "$VS_OBJ/include/config/kernel.release") built"

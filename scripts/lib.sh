@@ -313,6 +313,18 @@ vs_elf_direct_deps() {
 	done
 }
 
+# vs_kmake ARGS...: make in the kernel tree, building in $VS_OBJ, with
+# ccache (Debian package ccache; cache in BUILD/ccache) so that checking
+# out the commits of the series in turn recompiles only what is new.
+vs_kmake() {
+	local cc=gcc
+	if command -v ccache >/dev/null 2>&1; then
+		export CCACHE_DIR=${CCACHE_DIR:-$VS_BUILD_ROOT/ccache}
+		cc="ccache gcc"
+	fi
+	make -C "$VS_SRC" O="$VS_OBJ" CC="$cc" "$@"
+}
+
 vs_ktap() {
 	local h=$VS_SRC/tools/testing/selftests/kselftest/ktap_helpers.sh
 	vs_require source

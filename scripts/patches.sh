@@ -85,8 +85,15 @@ regenerate() {
 	[[ $(vs_applied_id) == "$(vs_series_id)" ]] ||
 		vs_die "patches/ changed since it was last applied to $VS_SRC: run 'make apply' first (and redo your edits on top)"
 	head=$(git -C "$VS_SRC" rev-parse HEAD)
-	git -C "$VS_SRC" merge-base --is-ancestor "$(vs_applied_head)" "$head" ||
-		vs_die "$VS_SRC (HEAD $head) does not contain the whole applied series: run 'make apply' first"
+	# Fixups on top of the applied series, or a series rewritten with
+	# 'git rebase -i pristine' (commits added, reordered, reworded);
+	# never an empty one (pristine checked out by mistake).
+	if ! git -C "$VS_SRC" merge-base --is-ancestor "$(vs_applied_head)" "$head"; then
+		git -C "$VS_SRC" merge-base --is-ancestor pristine "$head" &&
+			[[ -n $(git -C "$VS_SRC" rev-list pristine.."$head") ]] ||
+			vs_die "$VS_SRC (HEAD $head) holds no series on top of pristine: run 'make apply' first"
+		vs_stage "patches: HEAD rewrites the applied series (git rebase -i)"
+	fi
 	vs_am_reset "$head"
 	fold_area_files
 	subjects=$(git -C "$VS_AM" log --format=%s pristine..HEAD)

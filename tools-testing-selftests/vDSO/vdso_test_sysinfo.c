@@ -23,10 +23,17 @@
  * x86 ABI: a 32-bit build compares with the 32-bit sysinfo(2), which
  * compat_sys_sysinfo() answers.
  *
- * Booted with vdso_sysinfo=off the vDSO must make the sysinfo system
- * call every time, and otherwise never: a seccomp filter that fails
- * sysinfo system calls made from inside the vDSO with EVDSO_MARKER tells
- * which happened.
+ * With kernel.vdso_sysinfo = 0 (vdso_sysinfo=off at boot) the vDSO must
+ * make the sysinfo system call every time, and otherwise never: a tracer
+ * (ptrace) counts the sysinfo system calls made from inside the vDSO's
+ * text.
+ *
+ * A task whose seccomp filters do not always allow sysinfo must get the
+ * system call too, so that the filter decides (the kernel maps a page of
+ * zeroes at the snapshot's place in [vvar] for its whole mm): filters
+ * that deny it, trap it, hand it to a supervisor, or allow it only for
+ * some arguments; and strict mode. A filter that always allows sysinfo
+ * keeps the fast path, except on x32, where any filter hides the page.
  *
  * Usage: vdso_test_sysinfo [bench]
  */
@@ -44,13 +51,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/sysinfo.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 
@@ -104,7 +114,7 @@ static void fatal(const char *what, long err)
 
 /*
  * The reference: sysinfo(2), always into this buffer, which is how the
- * filter of mark_vdso_syscalls() tells these calls from the vDSO's own
+ * ptrace counter of traced() tells these calls from the vDSO's own
  * where both enter the kernel from inside the vDSO (a 32-bit libc does,
  * through __kernel_vsyscall). Not for the reader threads.
  */
@@ -151,67 +161,171 @@ static bool child_passed(pid_t pid)
 	return WIFEXITED(status) && !WEXITSTATUS(status);
 }
 
-/* vdso_sysinfo=off as kstrtobool() reads it; the last one counts. */
-static bool booted_with_opt_out(void)
+/* This build's system calls as seccomp and ptrace see them. */
+#define SYSCALL_ARCH	(COMPAT_LAYOUT ? AUDIT_ARCH_I386 : AUDIT_ARCH_X86_64)
+#define IS_X32		(!COMPAT_LAYOUT && sizeof(void *) == 4)
+#define SYSINFO_NR	((uint32_t)SYS_sysinfo & ~X32_SYSCALL_BIT)
+
+/*
+ * The snapshot's page is the second page of [vvar]
+ * (arch/x86/entry/vdso/vdso-layout.lds.S); a page of zeroes for a task
+ * that must not read it. Its second word is the valid flag.
+ */
+#define VVAR_SYSINFO_PAGE	1
+#define PAGE_VALID_WORD		1
+
+#define SYSCTL_PATH	"/proc/sys/kernel/vdso_sysinfo"
+
+/* kernel.vdso_sysinfo (0 or 1), the kernel's own answer; -1 if unreadable. */
+static int sysctl_get(void)
 {
-	char buf[4096], *tok, *save;
-	bool off = false;
-	ssize_t len;
+	char c = 0;
+	int fd, n;
+
+	fd = open(SYSCTL_PATH, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, &c, 1);
+	close(fd);
+	return n == 1 && (c == '0' || c == '1') ? c - '0' : -1;
+}
+
+static bool sysctl_set(int on)
+{
+	char c = '0' + on;
+	bool ok;
 	int fd;
 
-	fd = open("/proc/cmdline", O_RDONLY);
+	fd = open(SYSCTL_PATH, O_WRONLY);
 	if (fd < 0)
-		ksft_exit_fail_msg("open /proc/cmdline: %s\n", strerror(errno));
-	len = read(fd, buf, sizeof(buf) - 1);
+		return false;
+	ok = write(fd, &c, 1) == 1;
 	close(fd);
-	if (len < 0)
-		ksft_exit_fail_msg("read /proc/cmdline: %s\n", strerror(errno));
-	buf[len] = '\0';
-	for (tok = strtok_r(buf, "\n ", &save); tok; tok = strtok_r(NULL, "\n ", &save)) {
-		if (strncmp(tok, "vdso_sysinfo=", 13))
-			continue;
-		tok += 13;
-		off = strchr("nN0", tok[0]) ||
-		      ((tok[0] == 'o' || tok[0] == 'O') && (tok[1] == 'f' || tok[1] == 'F'));
+	return ok;
+}
+
+/* The vDSO's text: its mapping, the image of its one PT_LOAD segment. */
+static uintptr_t vdso_lo, vdso_hi;
+
+/*
+ * Run @fn in a child traced with ptrace and count the sysinfo system
+ * calls it enters from inside the vDSO's text, but the reference ones of
+ * sys_sysinfo() (a 32-bit libc makes those from the vDSO too), told apart
+ * by their buffer. True when the child exits with 0.
+ */
+static bool traced(int (*fn)(void), int *made)
+{
+	struct __ptrace_syscall_info si;
+	int status, sig = 0;
+	pid_t pid;
+
+	*made = 0;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (!pid) {
+		in_child = true;
+		alarm(20);
+		if (ptrace(PTRACE_TRACEME, 0, 0, 0))
+			fatal("PTRACE_TRACEME, errno", errno);
+		raise(SIGSTOP);
+		_exit(fn());
 	}
-	return off;
+	if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status) ||
+	    ptrace(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL)) {
+		ksft_print_msg("tracing the child failed: %s\n", strerror(errno));
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		return false;
+	}
+	for (;;) {
+		if (ptrace(PTRACE_SYSCALL, pid, 0, sig) ||
+		    waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status))
+			break;
+		sig = WSTOPSIG(status) == (SIGTRAP | 0x80) ? 0 : WSTOPSIG(status);
+		if (sig || ptrace(PTRACE_GET_SYSCALL_INFO, pid, sizeof(si), &si) <= 0)
+			continue;
+		if (si.op == PTRACE_SYSCALL_INFO_ENTRY && si.arch == SYSCALL_ARCH &&
+		    (si.entry.nr & ~X32_SYSCALL_BIT) == SYSINFO_NR &&
+		    si.instruction_pointer >= vdso_lo && si.instruction_pointer < vdso_hi &&
+		    si.entry.args[0] != (uintptr_t)&reference)
+			(*made)++;
+	}
+	if (WIFSIGNALED(status))
+		ksft_print_msg("the tracee was killed by signal %d\n", WTERMSIG(status));
+	return WIFEXITED(status) && !WEXITSTATUS(status);
+}
+
+/* Where this process maps @name ("[vvar]", "[vdso]"): [*lo, *hi). */
+static void find_mapping(const char *name, uintptr_t *lo, uintptr_t *hi)
+{
+	char line[256], *end;
+	FILE *f;
+
+	*lo = 0;
+	f = fopen("/proc/self/maps", "r");
+	if (!f)
+		fatal("open /proc/self/maps, errno", errno);
+	while (!*lo && fgets(line, sizeof(line), f)) {
+		if (!strstr(line, name))
+			continue;
+		*lo = strtoul(line, &end, 16);
+		*hi = strtoul(end + 1, NULL, 16);
+	}
+	fclose(f);
+	if (!*lo)
+		fatal("no such mapping in /proc/self/maps, errno", ENOENT);
+}
+
+/* The snapshot's page in [vvar], as this process maps it. */
+static const uint32_t *vvar_sysinfo_page(void)
+{
+	uintptr_t lo, hi;
+
+	find_mapping("[vvar]", &lo, &hi);
+	return (const uint32_t *)(lo + VVAR_SYSINFO_PAGE * getpagesize());
+}
+
+/* The words of the page that are not zero, from word @from on. */
+static int page_nonzero(const uint32_t *page, int from)
+{
+	int i, n = 0;
+
+	for (i = from; i < getpagesize() / 4; i++)
+		n += !!page[i];
+	return n;
 }
 
 /*
- * Fail sysinfo system calls made from inside the vDSO with EVDSO_MARKER:
- * those whose instruction pointer lies in the vDSO's text and whose
- * buffer is not the reference one of sys_sysinfo(). Everything else is
- * allowed. The vDSO's text lies within one 4 GiB window (checked), so
- * the low halves of the addresses decide. On x32 the vDSO makes the
- * 64-bit system call, so the x32 bit is masked off.
+ * Install a seccomp filter that returns @action for this build's
+ * sysinfo system call (the x32 bit masked off) and allows everything
+ * else, with seccomp(2) @flags; returns what seccomp(2) returns.
  */
-static void mark_vdso_syscalls(void)
+static long filter_sysinfo(uint32_t nr, uint32_t action, unsigned int flags)
 {
-	uintptr_t base = getauxval(AT_SYSINFO_EHDR), end = base + 4 * 4096;
-	uint32_t nr = (uint32_t)SYS_sysinfo & ~X32_SYSCALL_BIT;
 	struct sock_filter filter[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYSCALL_ARCH, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
 		BPF_STMT(BPF_ALU | BPF_AND | BPF_K, ~X32_SYSCALL_BIT),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr, 0, 5),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, instruction_pointer)),
-		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, (uint32_t)base, 0, 3),
-		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, (uint32_t)end, 2, 0),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)(uintptr_t)&reference, 0, 1),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, action),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EVDSO_MARKER),
 	};
 	struct sock_fprog prog = {
 		.len = ARRAY_SIZE(filter),
 		.filter = filter,
 	};
+	long ret;
 
-	if ((uint32_t)end < (uint32_t)base)
-		fatal("the vDSO straddles a 4 GiB boundary at", (long)base);
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		fatal("PR_SET_NO_NEW_PRIVS, errno", errno);
+	ret = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
+	if (ret < 0)
 		fatal("installing the seccomp filter failed, errno", errno);
+	return ret;
 }
 
 /* Seconds of @t minus @minus_ns, rounded up as sysinfo(2) rounds. */
@@ -391,28 +505,32 @@ static int exact_child(void)
 	return 0;
 }
 
-/*
- * The system call is made exactly when the administrator asked for it:
- * with vdso_sysinfo=off every call makes it (the filter's marker comes
- * back), otherwise none does.
- */
-static int syscall_child(void)
+#define CALLS	10
+
+/* CALLS vDSO calls, each of which must succeed. */
+static int ten_calls(void)
 {
 	struct sysinfo v;
-	int i, made = 0;
-	long ret;
+	int i;
 
-	mark_vdso_syscalls();
-	for (i = 0; i < 10; i++) {
-		ret = VDSO_CALL(vdso_sysinfo, 1, &v);
-		if (ret == -EVDSO_MARKER)
-			made++;
-		else if (ret)
-			fatal("the vDSO sysinfo() returned", ret);
-	}
-	ksft_print_msg("%d of 10 calls made the system call, vdso_sysinfo=%s\n",
-		       made, opt_out ? "off" : "on");
-	return made != (opt_out ? 10 : 0);
+	for (i = 0; i < CALLS; i++)
+		vdso_call_sysinfo(&v);
+	return 0;
+}
+
+/*
+ * The system call is made exactly when the administrator asked for it:
+ * with kernel.vdso_sysinfo = 0 every call makes it, otherwise none does.
+ */
+static void test_syscalls(void)
+{
+	int made;
+	bool ok = traced(ten_calls, &made);
+
+	ksft_print_msg("%d of %d calls made the system call, kernel.vdso_sysinfo = %d\n",
+		       made, CALLS, !opt_out);
+	ksft_test_result(ok && made == (opt_out ? CALLS : 0),
+			 "system call made exactly when kernel.vdso_sysinfo is 0\n");
 }
 
 /* One result: @child run in a forked child, passing when it returns 0. */
@@ -428,16 +546,15 @@ static void test_in_child(int (*child)(void), const char *name)
 /*
  * In a time namespace with a boottime offset, the uptime must follow the
  * offset (nanoseconds included, before rounding up) and every other
- * field must still be right. A reader that ignored the namespace would
- * read the namespace's page, where the snapshot's place is all zeroes
- * and so not valid: the vDSO would make the system call, which the
- * filter installed by kselftest() catches. One that followed that page's
- * clock sequence count, which stays odd, would spin: the child runs
- * under alarm().
+ * field must still be right, without a system call (the child is
+ * traced). A reader that followed the namespace page's clock sequence
+ * count, which stays odd, would spin: the child runs under alarm().
  */
-static int timens_child(long parent_uptime, long sec)
+static long timens_expect;
+
+static int timens_child(void)
 {
-	long expect = parent_uptime + sec;
+	long expect = timens_expect;
 	struct sysinfo v;
 
 	vdso_call_sysinfo(&v);
@@ -479,19 +596,315 @@ static void test_timens(const char *name, long sec, long nsec)
 		close(fd);
 		ksft_print_msg("boottime offset %ld s + %ld ns\n", sec, nsec);
 		sys_sysinfo(&s);
+		timens_expect = s.uptime + sec;
 		/* Only children of the unsharing task enter the namespace. */
-		pid = fork();
-		if (pid < 0)
-			fatal("fork, errno", errno);
-		if (!pid)
-			_exit(timens_child(s.uptime, sec));
-		_exit(child_passed(pid) ? 0 : 1);
+		if (!traced(timens_child, &len))
+			_exit(1);
+		if (opt_out ? !len : len) {
+			ksft_print_msg("%d system calls from the vDSO in the namespace\n", len);
+			_exit(1);
+		}
+		_exit(0);
 	}
 	if (waitpid(pid, &fd, 0) == pid && WIFEXITED(fd) && WEXITSTATUS(fd) == KSFT_SKIP)
 		ksft_test_result_skip("time namespace: %s boottime offset\n", name);
 	else
 		ksft_test_result(WIFEXITED(fd) && !WEXITSTATUS(fd),
 				 "time namespace: %s boottime offset\n", name);
+}
+
+/*
+ * Behind a seccomp filter that does not always allow sysinfo, every call
+ * must make the system call, and [vvar] must hold no snapshot, also when
+ * read directly. @faulted: the page was mapped before the filter came.
+ */
+static int hidden_check(void)
+{
+	const uint32_t *page = vvar_sysinfo_page();
+	struct sysinfo v;
+	int i, marked = 0;
+
+	for (i = 0; i < CALLS; i++)
+		marked += VDSO_CALL(vdso_sysinfo, 1, &v) == -EVDSO_MARKER;
+	if (marked != CALLS || page_nonzero(page, 0)) {
+		ksft_print_msg("%d of %d calls got the filter's errno, %d words set\n",
+			       marked, CALLS, page_nonzero(page, 0));
+		return 1;
+	}
+	return 0;
+}
+
+static int deny_child(void)
+{
+	filter_sysinfo(SYSINFO_NR, SECCOMP_RET_ERRNO | EVDSO_MARKER, 0);
+	return hidden_check();
+}
+
+/* The same, with the real page faulted in before the filter came. */
+static int deny_after_use_child(void)
+{
+	const uint32_t *page = vvar_sysinfo_page();
+	struct sysinfo v;
+
+	vdso_call_sysinfo(&v);
+	if (!page[PAGE_VALID_WORD] && !opt_out) {
+		ksft_print_msg("no valid snapshot in [vvar] before the filter\n");
+		return 1;
+	}
+	return deny_child();
+}
+
+/*
+ * A filter attached by one thread, without TSYNC, hides the page from
+ * every thread of the process: the other thread, unfiltered, gets its
+ * answer from the system call and so reads the page as zeroes.
+ */
+static void *deny_thread(void *arg)
+{
+	filter_sysinfo(SYSINFO_NR, SECCOMP_RET_ERRNO | EVDSO_MARKER, 0);
+	*(int *)arg = hidden_check();
+	return NULL;
+}
+
+static int deny_thread_child(void)
+{
+	const uint32_t *page = vvar_sysinfo_page();
+	pthread_t t;
+	int ret = -1;
+
+	if (!matches_syscall())
+		return 1;
+	if (pthread_create(&t, NULL, deny_thread, &ret) || pthread_join(t, NULL))
+		fatal("pthread_create/join failed", 0);
+	if (ret || page_nonzero(page, 0)) {
+		ksft_print_msg("filtered thread: %d, unfiltered thread sees %d words set\n",
+			       ret, page_nonzero(page, 0));
+		return 1;
+	}
+	/* The unfiltered thread's fallback reaches the kernel. */
+	return matches_syscall() ? 0 : 1;
+}
+
+/* fork() and exec() keep the choice of the process that filtered. */
+static int deny_fork_exec_child(void)
+{
+	pid_t pid;
+
+	filter_sysinfo(SYSINFO_NR, SECCOMP_RET_ERRNO | EVDSO_MARKER, 0);
+	pid = fork();
+	if (pid < 0)
+		fatal("fork, errno", errno);
+	if (!pid)
+		_exit(hidden_check());
+	if (!child_passed(pid))
+		return 1;
+	execl("/proc/self/exe", "vdso_test_sysinfo", "hidden", (char *)NULL);
+	fatal("exec /proc/self/exe, errno", errno);
+	return 1;
+}
+
+/*
+ * A filter that always allows sysinfo keeps the fast path: no system
+ * call, and the snapshot in [vvar]; also one that decides on another
+ * system call. On x32, which the filters' action cache does not cover,
+ * any filter hides the page.
+ */
+static int allow_check(void)
+{
+	const uint32_t *page = vvar_sysinfo_page();
+	bool hidden;
+
+	if (!matches_syscall())
+		return 1;
+	hidden = !page[PAGE_VALID_WORD];
+	if (!opt_out && hidden != IS_X32) {
+		ksft_print_msg("[vvar]'s sysinfo page: valid %u\n", page[PAGE_VALID_WORD]);
+		return 1;
+	}
+	return 0;
+}
+
+static int allow_all_child(void)
+{
+	struct sock_filter filter[] = {
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = {
+		.len = ARRAY_SIZE(filter),
+		.filter = filter,
+	};
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+		fatal("installing the seccomp filter failed, errno", errno);
+	return allow_check();
+}
+
+static int allow_other_child(void)
+{
+	filter_sysinfo((uint32_t)SYS_getppid & ~X32_SYSCALL_BIT,
+		       SECCOMP_RET_ERRNO | EVDSO_MARKER, 0);
+	if (syscall(SYS_getppid) != -1 || errno != EVDSO_MARKER) {
+		ksft_print_msg("the filter on getppid did not act\n");
+		return 1;
+	}
+	return allow_check();
+}
+
+/* @child passes, traced, and makes system calls from the vDSO or none. */
+static void test_traced(int (*child)(void), bool syscalls, const char *name)
+{
+	int made;
+	bool ok = traced(child, &made);
+
+	if (!made == syscalls)
+		ksft_print_msg("%d system calls from the vDSO, expected %s\n", made,
+			       syscalls ? "some" : "none");
+	ksft_test_result(ok && !made != syscalls, "%s\n", name);
+}
+
+/*
+ * An LXD-like supervisor: a worker thread's filter hands sysinfo to the
+ * supervisor thread through a user notification; the supervisor writes
+ * its own answer into the worker's buffer through /proc/<tid>/mem, as LXD
+ * does, and lets the call return 0. The worker's vDSO call must return
+ * the supervisor's values.
+ */
+static const struct sysinfo notif_answer = {
+	.uptime = 4242, .loads = { 1, 2, 3 }, .totalram = 1234567,
+	.freeram = 7654, .procs = 77, .mem_unit = 4096,
+};
+
+static atomic_int notif_fd = -1;
+
+static void *notif_worker(void *arg)
+{
+	struct sysinfo v;
+	long ret, fd;
+
+	memset(&v, 0, sizeof(v));
+	fd = filter_sysinfo(SYSINFO_NR, SECCOMP_RET_USER_NOTIF,
+			    SECCOMP_FILTER_FLAG_NEW_LISTENER);
+	atomic_store(&notif_fd, (int)fd);
+	ret = VDSO_CALL(vdso_sysinfo, 1, &v);
+	*(int *)arg = ret || memcmp(&v, &notif_answer, sizeof(v));
+	if (*(int *)arg)
+		ksft_print_msg("worker: returned %ld, uptime %lld, procs %u, totalram %llu\n",
+			       ret, (long long)v.uptime, v.procs,
+			       (unsigned long long)v.totalram);
+	return NULL;
+}
+
+static int notif_child(void)
+{
+	struct seccomp_notif req;
+	struct seccomp_notif_resp resp;
+	char path[64];
+	struct sysinfo v;
+	pthread_t t;
+	int ret = -1, fd, mem;
+
+	vdso_call_sysinfo(&v);
+	if (pthread_create(&t, NULL, notif_worker, &ret))
+		fatal("pthread_create failed", 0);
+	while ((fd = atomic_load(&notif_fd)) < 0)
+		usleep(1000);
+	memset(&req, 0, sizeof(req));
+	if (ioctl(fd, SECCOMP_IOCTL_NOTIF_RECV, &req))
+		fatal("SECCOMP_IOCTL_NOTIF_RECV, errno", errno);
+	if (req.data.nr != (int)SYS_sysinfo && (req.data.nr & ~X32_SYSCALL_BIT) != SYSINFO_NR)
+		fatal("notified of system call", req.data.nr);
+	snprintf(path, sizeof(path), "/proc/%d/mem", req.pid);
+	mem = open(path, O_RDWR);
+	if (mem < 0 || pwrite64(mem, &notif_answer, sizeof(notif_answer),
+				(off64_t)req.data.args[0]) != sizeof(notif_answer))
+		fatal("writing the answer through /proc/<tid>/mem, errno", errno);
+	close(mem);
+	memset(&resp, 0, sizeof(resp));
+	resp.id = req.id;
+	if (ioctl(fd, SECCOMP_IOCTL_NOTIF_SEND, &resp))
+		fatal("SECCOMP_IOCTL_NOTIF_SEND, errno", errno);
+	pthread_join(t, NULL);
+	return ret;
+}
+
+/*
+ * Strict mode allows read, write, exit and sigreturn only (and on x32 not
+ * even those): the vDSO call must make the system call, which kills the
+ * process with SIGKILL. The child reports through shared memory, which
+ * needs no system call: whether [vvar]'s page reads as zeroes, and
+ * whether the vDSO call returned (a global, so that each store is made
+ * before the calls that follow it).
+ */
+static char *strict_shared;
+
+static void test_strict(void)
+{
+	const char *page_state;
+	const uint32_t *page;
+	struct sysinfo v;
+	int status;
+	pid_t pid;
+
+	strict_shared = mmap(NULL, getpagesize(), PROT_READ | PROT_WRITE,
+			     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (strict_shared == MAP_FAILED)
+		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
+	pid = fork_child();
+	if (!pid) {
+		page = vvar_sysinfo_page();
+		vdso_call_sysinfo(&v);
+		if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT))
+			_exit(2);
+		strict_shared[0] = page_nonzero(page, 0) ? 'D' : 'Z';
+		VDSO_CALL(vdso_sysinfo, 1, &v);
+		strict_shared[1] = 'R';
+		syscall(SYS_exit, 0);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		ksft_exit_fail_msg("waitpid: %s\n", strerror(errno));
+	page_state = strict_shared[0] == 'Z' ? "zeroes" :
+		     strict_shared[0] == 'D' ? "data" : "unread";
+	ksft_print_msg("strict mode: [vvar] page %s, the vDSO call %s, child %s %d\n",
+		       page_state, strict_shared[1] == 'R' ? "returned" : "did not return",
+		       WIFSIGNALED(status) ? "killed by signal" : "exited with",
+		       WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+	ksft_test_result(strict_shared[0] == 'Z' && strict_shared[1] != 'R' &&
+			 WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+			 "seccomp strict mode: the system call is made, [vvar] holds zeroes\n");
+	munmap(strict_shared, getpagesize());
+}
+
+/*
+ * kernel.vdso_sysinfo at run time: 0 clears the snapshot (the page holds
+ * no data) and every call makes the system call; 1 brings back the fast
+ * path with valid data. The value found is restored.
+ */
+static void test_switch(void)
+{
+	const uint32_t *page = vvar_sysinfo_page();
+	int was = sysctl_get(), off_made, on_made = -1, ms, data_off;
+	bool ok;
+
+	if (was < 0 || !sysctl_set(was)) {
+		ksft_print_msg("cannot write %s: %s\n", SYSCTL_PATH, strerror(errno));
+		ksft_test_result_skip("runtime switch kernel.vdso_sysinfo\n");
+		return;
+	}
+	sysctl_set(0);
+	data_off = page_nonzero(page, 1);
+	ok = traced(ten_calls, &off_made) && matches_syscall();
+	sysctl_set(1);
+	for (ms = 0; ms < 2000 && !page[PAGE_VALID_WORD]; ms++)
+		usleep(1000);
+	ok = ok && page[PAGE_VALID_WORD] && traced(ten_calls, &on_made) &&
+	     matches_syscall();
+	sysctl_set(was);
+	ksft_print_msg("off: %d words of data, %d of %d calls made the system call\n",
+		       data_off, off_made, CALLS);
+	ksft_print_msg("on: valid after %d ms, %d calls made the system call\n", ms, on_made);
+	ksft_test_result(ok && !data_off && off_made == CALLS && !on_made,
+			 "runtime switch kernel.vdso_sysinfo\n");
 }
 
 static atomic_bool stop, stop_readers;
@@ -696,6 +1109,38 @@ static void bench_floor(void)
 	vdso_clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
 }
 
+/*
+ * The vDSO call and the system call in a child behind a filter that
+ * denies sysinfo: the vDSO makes the system call there (the snapshot is
+ * hidden), so both should cost the same. Returns them through a pipe.
+ */
+static void bench_filtered(double *vdso, double *sys)
+{
+	double res[2] = { 0, 0 };
+	int fds[2];
+	pid_t pid;
+
+	if (pipe(fds))
+		ksft_exit_fail_msg("pipe: %s\n", strerror(errno));
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (!pid) {
+		filter_sysinfo(SYSINFO_NR, SECCOMP_RET_ERRNO | EVDSO_MARKER, 0);
+		per_call(bench_vdso, 10000);
+		res[0] = per_call(bench_vdso, 100000);
+		res[1] = per_call(bench_syscall, 100000);
+		_exit(write(fds[1], res, sizeof(res)) != sizeof(res));
+	}
+	close(fds[1]);
+	if (read(fds[0], res, sizeof(res)) != sizeof(res) || !child_passed(pid))
+		ksft_exit_fail_msg("the filtered benchmark child failed\n");
+	close(fds[0]);
+	*vdso = res[0];
+	*sys = res[1];
+}
+
 #define ROW(label, fmt, val)	printf("%-46s %10" fmt "\n", label, val)
 
 /*
@@ -708,7 +1153,7 @@ static void bench(void)
 {
 	const char *abi = COMPAT_LAYOUT ? "32-bit " :
 			  sizeof(void *) == 4 ? "x32 " : "";
-	double vdso, sys, proc, floor;
+	double vdso, sys, proc, floor, fvdso, fsys;
 	char label[64];
 
 	per_call(bench_vdso, 10000);
@@ -735,14 +1180,18 @@ static void bench(void)
 	sys = per_call(bench_syscall, 100000);
 	proc = per_call(bench_proc, 2000);
 	floor = per_call(bench_floor, 1000000);
+	bench_filtered(&fvdso, &fsys);
 
 	ROW("per call", "s", "ns");
 	ROW("vDSO sysinfo()", ".1f", vdso);
 	ROW("sysinfo(2) syscall", ".1f", sys);
 	ROW("read+parse /proc/meminfo and /proc/loadavg", ".1f", proc);
 	ROW("vDSO clock_gettime(CLOCK_MONOTONIC_COARSE)", ".1f", floor);
+	ROW("vDSO sysinfo(), behind a filter denying it", ".1f", fvdso);
+	ROW("sysinfo(2) syscall, behind the same filter", ".1f", fsys);
 	ROW("ratio syscall / vDSO sysinfo", ".2f", sys / vdso);
 	ROW("ratio /proc / vDSO sysinfo", ".2f", proc / vdso);
+	ROW("ratio filtered vDSO / filtered syscall", ".2f", fvdso / fsys);
 	ROW("ratio vDSO sysinfo / floor", ".2f", vdso / floor);
 }
 
@@ -767,7 +1216,16 @@ static void vsysinfo_init(void)
 	if (!vdso_sysinfo)
 		ksft_exit_skip("%s@%s symbol is missing from vDSO\n",
 			       vdso_sysinfo_name, version);
-	opt_out = booted_with_opt_out();
+	find_mapping("[vdso]", &vdso_lo, &vdso_hi);
+	switch (sysctl_get()) {
+	case 0:
+		opt_out = true;
+		break;
+	case 1:
+		break;
+	default:
+		ksft_exit_fail_msg("cannot read %s (CONFIG_PROC_SYSCTL?)\n", SYSCTL_PATH);
+	}
 }
 
 static void kselftest(void)
@@ -778,9 +1236,9 @@ static void kselftest(void)
 	ksft_print_header();
 	vsysinfo_init();
 	/* A 32-bit struct sysinfo has one more case, its compat scaling. */
-	ksft_set_plan(COMPAT_LAYOUT ? 9 : 8);
-	ksft_print_msg("vdso_sysinfo=%s: the vDSO must %s the system call\n",
-		       opt_out ? "off" : "on", opt_out ? "always make" : "never make");
+	ksft_set_plan(COMPAT_LAYOUT ? 18 : 17);
+	ksft_print_msg("kernel.vdso_sysinfo = %d: the vDSO must %s the system call\n",
+		       !opt_out, opt_out ? "always make" : "never make");
 
 	alias = vdso_sym(version, "sysinfo");
 	if (alias != (void *)vdso_sysinfo)
@@ -788,17 +1246,29 @@ static void kselftest(void)
 			       vdso_sysinfo_name, (void *)vdso_sysinfo);
 	ksft_test_result(alias == (void *)vdso_sysinfo,
 			 "sysinfo is an alias of __vdso_sysinfo\n");
-	test_in_child(syscall_child,
-		      "system call made exactly when booted with vdso_sysinfo=off");
-	/* From here on, a system call from the vDSO fails the case. */
-	if (!opt_out)
-		mark_vdso_syscalls();
+	test_syscalls();
 	test_fields();
 	test_in_child(fork_child_matches, "fields match sysinfo(2) in a forked child");
 	test_in_child(exact_child, "writes exactly one struct sysinfo");
 	test_threads();
 	test_timens("positive", TIMENS_SEC, TIMENS_NSEC);
 	test_timens("negative", -(si_uptime() / 2), 300000000L);
+	test_in_child(deny_child,
+		      "seccomp: a filter that denies sysinfo gets the system call, [vvar] holds zeroes");
+	test_in_child(deny_after_use_child,
+		      "seccomp: a filter attached after the first call hides the snapshot");
+	test_in_child(deny_thread_child,
+		      "seccomp: a filter one thread attaches hides the snapshot from every thread");
+	test_in_child(deny_fork_exec_child,
+		      "seccomp: fork and exec keep the snapshot hidden");
+	test_in_child(notif_child,
+		      "seccomp: a user notification supervisor answers the vDSO call");
+	test_traced(allow_all_child, opt_out || IS_X32,
+		    "seccomp: a filter that always allows sysinfo keeps the fast path (x32: hides it)");
+	test_traced(allow_other_child, opt_out || IS_X32,
+		    "seccomp: a filter on another system call keeps the fast path (x32: hides it)");
+	test_strict();
+	test_switch();
 	if (COMPAT_LAYOUT)
 		test_compat_scaling();
 
@@ -815,6 +1285,12 @@ int main(int argc, char **argv)
 	if (argc == 1) {
 		kselftest();
 		return 0;
+	}
+	/* Run by deny_fork_exec_child() behind its filter. */
+	if (argc == 2 && !strcmp(argv[1], "hidden")) {
+		in_child = true;
+		vsysinfo_init();
+		return hidden_check();
 	}
 	if (argc != 2 || strcmp(argv[1], "bench")) {
 		usage(argv[0]);
