@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # bench.sh: benchmark the vDSO sysinfo() (make bench).
 #
-# Usage: scripts/bench.sh [-h]
+# Usage: scripts/bench.sh [-h] [--write]
+#
+# --write only writes the last run's numbers (build/<tree>/
+# bench-icount.txt and the built benchmark vmlinux) into the files below.
 #
 # Builds the benchmark kernel (FLAVOUR=bench: the test kernel without
 # lock debugging, in build/<tree>/obj-bench) and boots it under QEMU TCG
@@ -53,9 +56,9 @@ writer_cost() {
 
 # replace_block FILE: put $TABLE and $WRITER in place of the old ones.
 replace_block() {
-	awk '
-		/^ *per call +ns$/ && !done { print ENVIRON["TABLE"]; skip = 1; next }
-		skip && /ratio vDSO sysinfo \/ floor/ { skip = 0; done = 1; next }
+	FIRST=$VS_BENCH_FIRST LAST=$VS_BENCH_LAST awk '
+		$0 ~ ENVIRON["FIRST"] && !done { print ENVIRON["TABLE"]; skip = 1; next }
+		skip && index($0, ENVIRON["LAST"]) { skip = 0; done = 1; next }
 		skip { next }
 		/^The writer adds / { print ENVIRON["WRITER"]; next }
 		{ print }' "$1" >"$1.new"
@@ -65,10 +68,15 @@ replace_block() {
 main() {
 	local stage
 	vs_init
-	for stage in "${VS_STAGES[@]}"; do
-		"$S/$stage.sh"
-	done
-	"$S/boot.sh" bench
+	case "${1:-}" in
+	'')
+		for stage in "${VS_STAGES[@]}"; do
+			"$S/$stage.sh"
+		done
+		"$S/boot.sh" bench ;;
+	--write) vs_require kernel ;;
+	*) vs_usage; vs_die "unknown option '$1'" ;;
+	esac
 	[[ -s $VS_BUILD/bench-icount.txt ]] || vs_die "the benchmark printed nothing; see $VS_LOGS/console-bench.log"
 	grep -q '^per call ' "$VS_BUILD/bench-icount.txt" ||
 		vs_die "the benchmark output has no header: $VS_BUILD/bench-icount.txt"
@@ -80,6 +88,8 @@ main() {
 	export TABLE WRITER
 	replace_block "$VS_ROOT/README.md"
 	replace_block "$VS_PATCHES/0000-cover-letter.patch"
+	grep -qF "$(sed -n 2p "$VS_BUILD/bench-icount.txt")" "$VS_ROOT/README.md" ||
+		vs_die "README.md has no benchmark table to replace (a line matching $VS_BENCH_FIRST)"
 	vs_stage "bench: numbers written to README.md and patches/0000-cover-letter.patch"
 }
 

@@ -333,6 +333,14 @@ vs_ktap() {
 	. "$h"
 }
 
+# The benchmark table in README.md and in the cover letter: from its
+# first row (the header, or the vDSO row when the header is left out) to
+# its last (make bench writes it, make test compares the two copies).
+# shellcheck disable=SC2034 # for the scripts that source this file
+VS_BENCH_FIRST='^ *(per call +ns|vDSO sysinfo\(\) +[0-9.]+)$'
+# shellcheck disable=SC2034
+VS_BENCH_LAST='ratio vDSO sysinfo / floor'
+
 # The stages that prepare a guest, in order (make run, make test,
 # make bench); each is scripts/<stage>.sh.
 # shellcheck disable=SC2034 # for the scripts that source this file
