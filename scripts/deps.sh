@@ -11,9 +11,9 @@
 # python3-ply and python3-git for checkpatch.pl's SPDX check; the lint
 # of these scripts uses shellcheck; gcc-multilib builds the 32-bit and
 # x32 kselftests; strace is copied into the initramfs for the
-# userspace/ tests; ccache keeps the per-commit builds incremental). As root it runs apt-get update and
-# apt-get install; as any other user it prints the exact command to run
-# and fails.
+# userspace/ tests; ccache keeps the per-commit builds incremental). As
+# root it runs apt-get update and apt-get install; as any other user it
+# prints the exact command to run and fails.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
