@@ -2,18 +2,22 @@
 /*
  * Generic vDSO implementation of sysinfo(2).
  *
- * The kernel publishes what sysinfo(2) returns on every timekeeping update
- * (kernel/time/vsysinfo.c says where each field comes from and how old it
- * may be). The reader copies that snapshot under its sequence count, adds
- * a time namespace's boottime offset to the uptime, and hands it over in
- * the caller's layout of struct sysinfo. While the snapshot is not valid
- * (before the first update, or for good with vdso_sysinfo=off) it makes
- * the system call instead.
+ * The kernel publishes what sysinfo(2) returns every
+ * VDSO_SYSINFO_PERIOD_MS milliseconds (kernel/time/vsysinfo.c says where
+ * each field comes from and how old it may be), once in the 64-bit layout
+ * of struct sysinfo and once in the 32-bit one. The reader takes the
+ * uptime from the clock data, CLOCK_BOOTTIME's base as of the last
+ * timekeeping update (a time namespace's offset added as the clock
+ * readers add it), then copies the snapshot in the caller's layout and
+ * stores both once the sequence count says the copy is consistent. While
+ * there is no valid snapshot (before the first publication, while the
+ * kernel rewrites it, with vdso_sysinfo=off, or in a page of zeroes) or
+ * the clock data is not kept up to date for the vDSO, it makes the
+ * system call instead.
  *
  * An architecture provides in <asm/vdso/sysinfo.h>:
  *  - __arch_get_vdso_sysinfo_data(): the snapshot, the same inside a
- *    time namespace (a page of zeroes, not valid, for a task that must
- *    not read it);
+ *    time namespace (a page of zeroes for a task that must not read it);
  *  - sysinfo_fallback(): the sysinfo system call, returning 0 or -errno.
  */
 #include <linux/build_bug.h>
@@ -22,122 +26,82 @@
 #include <vdso/sysinfo.h>
 #include <asm/vdso/sysinfo.h>
 
-#define VDSO_SYSINFO_PAGE_SIZE	BIT(CONFIG_PAGE_SHIFT)
-
 /*
- * Copy a consistent snapshot into @dst, and with @boot_sec the boot time
- * it was taken at; false when there is none to copy.
+ * Copy the snapshot in @info's layout (64-bit longs on x86-64 and x32,
+ * 32-bit ones in a 32-bit vDSO) from one publication, set its uptime,
+ * and only then store it into @info; false when there is no valid
+ * snapshot. The copy is a local initialised from the snapshot, which the
+ * compiler keeps in registers, so the caller's buffer is written outside
+ * the read section: a fault on it cannot make the section start again.
  */
-static __always_inline bool vdso_sysinfo_read(const struct vdso_sysinfo_data *sd,
-					      struct vdso_sysinfo64 *dst,
-					      s64 *boot_sec, u64 *boot_nsec)
+static __always_inline bool vdso_sysinfo_store(const struct vdso_sysinfo_data *sd,
+					       struct sysinfo *info, s64 uptime)
 {
 	u32 seq;
 
-	do {
-		seq = vdso_sysinfo_read_begin(sd);
-		if (unlikely(!READ_ONCE(sd->valid)))
-			return false;
-		*dst = sd->info;
-		if (boot_sec) {
-			*boot_sec = sd->boot_sec;
-			*boot_nsec = sd->boot_nsec;
-		}
-	} while (unlikely(vdso_sysinfo_read_retry(sd, seq)));
+	while ((seq = vdso_sysinfo_read_begin(sd))) {
+		if (sizeof(info->totalram) == sizeof(u64)) {
+			struct vdso_sysinfo64 s = sd->info;
 
-	return true;
-}
+			BUILD_BUG_ON(sizeof(*info) != sizeof(s));
+			if (likely(!vdso_sysinfo_read_retry(sd, seq))) {
+				s.uptime = uptime;
+				*(struct vdso_sysinfo64 *)info = s;
+				return true;
+			}
+		} else {
+			struct vdso_sysinfo32 s = sd->info32;
 
-/*
- * A struct sysinfo with 32-bit longs gets what compat_sys_sysinfo()
- * makes of do_sysinfo()'s result: when a total does not fit in 32 bits,
- * mem_unit is raised to the page size and every size shifted down to
- * match; then each field is truncated to 32 bits.
- */
-static __always_inline void vdso_sysinfo_to_compat(struct sysinfo *info,
-						   const struct vdso_sysinfo64 *s)
-{
-	unsigned int bitcount = 0;
-	u32 mem_unit = s->mem_unit;
-
-	if ((s->totalram >> 32) || (s->totalswap >> 32)) {
-		while (mem_unit < VDSO_SYSINFO_PAGE_SIZE) {
-			mem_unit <<= 1;
-			bitcount++;
+			BUILD_BUG_ON(sizeof(*info) != sizeof(s));
+			if (likely(!vdso_sysinfo_read_retry(sd, seq))) {
+				s.uptime = uptime;
+				*(struct vdso_sysinfo32 *)info = s;
+				return true;
+			}
 		}
 	}
-
-	info->uptime = s->uptime;
-	info->loads[0] = s->loads[0];
-	info->loads[1] = s->loads[1];
-	info->loads[2] = s->loads[2];
-	info->totalram = s->totalram >> bitcount;
-	info->freeram = s->freeram >> bitcount;
-	info->sharedram = s->sharedram >> bitcount;
-	info->bufferram = s->bufferram >> bitcount;
-	info->totalswap = s->totalswap >> bitcount;
-	info->freeswap = s->freeswap >> bitcount;
-	info->procs = s->procs;
-	info->pad = 0;
-	info->totalhigh = s->totalhigh >> bitcount;
-	info->freehigh = s->freehigh >> bitcount;
-	info->mem_unit = mem_unit;
-	__builtin_memset(info->_f, 0, sizeof(info->_f));
+	return false;
 }
 
+#ifdef CONFIG_TIME_NS
 /*
- * Copy a consistent snapshot into @s; false when there is none. Inside a
- * time namespace (@timens; @vd is then the namespace's page) the uptime
- * follows the namespace's boottime offset, added before rounding up as
- * timens_add_boottime() is in sysinfo(2).
+ * Inside a time namespace: @vd is the namespace's page, which holds its
+ * offsets; the clock data is at the timens slot. The offset is added
+ * before rounding up, as timens_add_boottime() is in sysinfo(2). Out of
+ * line, so that the common case carries none of it.
  */
-static __always_inline bool vdso_sysinfo_get(const struct vdso_data *vd,
-					     const struct vdso_sysinfo_data *sd,
-					     struct vdso_sysinfo64 *s, bool timens)
-{
-	const struct timens_offset *offs = &vd->offset[CLOCK_BOOTTIME];
-	u64 boot_nsec;
-	s64 boot_sec;
-
-	if (!timens)
-		return vdso_sysinfo_read(sd, s, NULL, NULL);
-	if (!vdso_sysinfo_read(sd, s, &boot_sec, &boot_nsec))
-		return false;
-	s->uptime = vdso_sysinfo_uptime(boot_sec + offs->sec, boot_nsec + offs->nsec);
-	return true;
-}
-
-/*
- * A caller whose struct sysinfo has 64-bit longs (the layout of the
- * snapshot) gets the snapshot copied straight into @info; any other gets
- * the compat_sys_sysinfo() conversion of a copy. Without a valid
- * snapshot, the system call answers.
- */
-static __always_inline int vdso_sysinfo_store(const struct vdso_data *vd,
-					      const struct vdso_sysinfo_data *sd,
-					      struct sysinfo *info, bool timens)
-{
-	if (sizeof(info->totalram) == sizeof(u64)) {
-		BUILD_BUG_ON(sizeof(*info) != sizeof(struct vdso_sysinfo64));
-		if (!vdso_sysinfo_get(vd, sd, (struct vdso_sysinfo64 *)info, timens))
-			return sysinfo_fallback(info);
-	} else {
-		struct vdso_sysinfo64 s;
-
-		if (!vdso_sysinfo_get(vd, sd, &s, timens))
-			return sysinfo_fallback(info);
-		vdso_sysinfo_to_compat(info, &s);
-	}
-	return 0;
-}
-
-/* Out of line, so that the common case never reads the boot time. */
 static noinline int vdso_sysinfo_timens(const struct vdso_data *vd,
 					const struct vdso_sysinfo_data *sd,
 					struct sysinfo *info)
 {
-	return vdso_sysinfo_store(vd, sd, info, true);
+	const struct timens_offset *offs = &vd->offset[CLOCK_BOOTTIME];
+	const struct vdso_timestamp *bt;
+	u64 sec, nsec;
+	u32 seq;
+
+	vd = __arch_get_timens_vdso_data(vd);
+	bt = &vd->basetime[CLOCK_BOOTTIME];
+	do {
+		seq = vdso_read_begin(vd);
+		if (unlikely(vd->clock_mode == VDSO_CLOCKMODE_NONE))
+			return sysinfo_fallback(info);
+		sec = bt->sec;
+		nsec = bt->nsec >> vd->shift;
+	} while (unlikely(vdso_read_retry(vd, seq)));
+
+	if (!vdso_sysinfo_store(sd, info,
+				vdso_sysinfo_uptime(sec, nsec, offs->sec, offs->nsec)))
+		return sysinfo_fallback(info);
+	return 0;
 }
+#else
+static inline int vdso_sysinfo_timens(const struct vdso_data *vd,
+				      const struct vdso_sysinfo_data *sd,
+				      struct sysinfo *info)
+{
+	return sysinfo_fallback(info);
+}
+#endif
 
 /**
  * __cvdso_sysinfo_data - Generic vDSO implementation of sysinfo()
@@ -146,16 +110,45 @@ static noinline int vdso_sysinfo_timens(const struct vdso_data *vd,
  * @sd:		The snapshot the kernel publishes
  * @info:	Where to store the result
  *
- * Return: 0, or what the sysinfo system call returned when the snapshot
- * is not valid.
+ * The uptime is CLOCK_BOOTTIME's base rounded up: it lags sysinfo(2) by
+ * at most one timekeeping update (a tick), so it is sysinfo(2)'s value
+ * or, for at most a tick after a second begins, one less.
+ *
+ * Return: 0, or what the sysinfo system call returned when there is no
+ * valid snapshot.
  */
 static __always_inline int
 __cvdso_sysinfo_data(const struct vdso_data *vd, const struct vdso_sysinfo_data *sd,
 		     struct sysinfo *info)
 {
-	if (IS_ENABLED(CONFIG_TIME_NS) && vd->clock_mode == VDSO_CLOCKMODE_TIMENS)
-		return vdso_sysinfo_timens(vd, sd, info);
-	return vdso_sysinfo_store(vd, sd, info, false);
+	const struct vdso_timestamp *bt = &vd->basetime[CLOCK_BOOTTIME];
+	typeof(info->uptime) uptime;
+	u32 seq;
+
+	do {
+		while (unlikely((seq = READ_ONCE(vd->seq)) & 1)) {
+			if (IS_ENABLED(CONFIG_TIME_NS) &&
+			    vd->clock_mode == VDSO_CLOCKMODE_TIMENS)
+				return vdso_sysinfo_timens(vd, sd, info);
+			cpu_relax();
+		}
+		/* Read @seq before the clock data; pairs with vdso_write_begin() */
+		smp_rmb();
+
+		/* The kernel does not update the base for such a clock */
+		if (unlikely(vd->clock_mode == VDSO_CLOCKMODE_NONE))
+			return sysinfo_fallback(info);
+		/* Rounded up to whole seconds, as in do_sysinfo() */
+		uptime = bt->sec;
+		if (bt->nsec >> vd->shift)
+			uptime++;
+		/* Leave only the uptime in a register for the copy below */
+		OPTIMIZER_HIDE_VAR(uptime);
+	} while (unlikely(vdso_read_retry(vd, seq)));
+
+	if (!vdso_sysinfo_store(sd, info, uptime))
+		return sysinfo_fallback(info);
+	return 0;
 }
 
 static __always_inline int __cvdso_sysinfo(struct sysinfo *info)

@@ -2,15 +2,15 @@
 /*
  * vdso_test_sysinfo.c: check sysinfo() in the vDSO against sysinfo(2).
  *
- * The vDSO returns a snapshot that the kernel refreshes on every
- * timekeeping update, so fields that move are compared with a tolerance:
+ * The vDSO returns a snapshot that the kernel publishes about every
+ * PERIOD_MS milliseconds (rounded up to whole ticks), so fields that
+ * move are compared with a tolerance:
  *
  *   totalram, totalswap, totalhigh, mem_unit   exactly equal
- *   uptime     between sysinfo(2) before the call minus one second (the
- *              snapshot may lag by one update) and sysinfo(2) after it;
- *              and exactly CLOCK_BOOTTIME rounded up whenever no second
- *              boundary lies between UPDATE_SLACK_NS before the call and
- *              its end
+ *   uptime     CLOCK_BOOTTIME's base, at most one tick old, rounded up:
+ *              between CLOCK_BOOTTIME one tick before the call and
+ *              CLOCK_BOOTTIME after it, each rounded up (the tick is
+ *              CLOCK_MONOTONIC_COARSE's resolution)
  *   procs, loads[]
  *              between the values of sysinfo(2) before and after the call
  *   freeram, sharedram, bufferram, freeswap, freehigh
@@ -76,7 +76,12 @@
 #define NSEC_PER_SEC	1000000000LL
 #define TOLERANCE_SHIFT	6
 #define RETRIES		50
-#define UPDATE_SLACK_NS	(100 * 1000 * 1000LL)
+/* The kernel's publication period (VDSO_SYSINFO_PERIOD_MS) */
+#define PERIOD_MS	10
+/* What a large mapping holds, and how much of it must show as freed */
+#define BIG_MAPPING	(256UL << 20)
+#define BIG_FREED	(128UL << 20)
+#define FOLLOW_SAMPLES	4
 #define UPTIME_SAMPLES	40
 #define UPTIME_STEP_US	37000
 #define MIN_READS	100000
@@ -169,10 +174,15 @@ static bool child_passed(pid_t pid)
 /*
  * The snapshot's page is the second page of [vvar]
  * (arch/x86/entry/vdso/vdso-layout.lds.S); a page of zeroes for a task
- * that must not read it. Its second word is the valid flag.
+ * that must not read it. Its first word is the sequence count, odd while
+ * the snapshot is valid.
  */
 #define VVAR_SYSINFO_PAGE	1
-#define PAGE_VALID_WORD		1
+
+static bool page_valid(const uint32_t *page)
+{
+	return __atomic_load_n(&page[0], __ATOMIC_RELAXED) & 1;
+}
 
 #define SYSCTL_PATH	"/proc/sys/kernel/vdso_sysinfo"
 
@@ -336,17 +346,30 @@ static long ceil_sec(const struct timespec *t, long long minus_ns)
 	return (ns + NSEC_PER_SEC - 1) / NSEC_PER_SEC;
 }
 
+/* One tick: the resolution of the coarse clocks, TICK_NSEC */
+static long long tick_ns(void)
+{
+	struct timespec res;
+
+	if (clock_getres(CLOCK_MONOTONIC_COARSE, &res))
+		fatal("clock_getres(CLOCK_MONOTONIC_COARSE), errno", errno);
+	return res.tv_sec * NSEC_PER_SEC + res.tv_nsec;
+}
+
 /*
- * The uptime is CLOCK_BOOTTIME of the last update, rounded up. That
- * update is at most UPDATE_SLACK_NS older than t1, read just before the
- * call, so when ceil(t1 - slack) equals ceil(t2), read just after it,
- * the uptime must be exactly that. Samples are spread over more than a
- * second so that they see every fraction of a second. One mismatch is
- * forgiven (a virtual CPU can be held up for longer than the slack); a
- * wrong rounding or offset mismatches in most samples.
+ * The uptime is CLOCK_BOOTTIME's base in the clock data, rounded up: the
+ * boot time of the last timekeeping update, at most one tick before t1,
+ * read just before the call. So it lies between ceil(t1 - tick) and
+ * ceil(t2), t2 read just after the call, and is exactly ceil(t2) when
+ * those are equal (the case for all but one tick in every second).
+ * Samples are spread over more than a second so that they see every
+ * fraction of a second. One miss is forgiven (a virtual CPU's timer
+ * interrupt can come late); a wrong rounding, offset or a staler
+ * uptime misses in most samples.
  */
 static bool uptime_exact(void)
 {
+	long long tick = tick_ns();
 	struct timespec t1, t2;
 	int i, checked = 0, bad = 0;
 	struct sysinfo v;
@@ -357,15 +380,13 @@ static bool uptime_exact(void)
 		clock_gettime(CLOCK_BOOTTIME, &t1);
 		vdso_call_sysinfo(&v);
 		clock_gettime(CLOCK_BOOTTIME, &t2);
-		lo = ceil_sec(&t1, UPDATE_SLACK_NS);
+		lo = ceil_sec(&t1, tick);
 		hi = ceil_sec(&t2, 0);
-		if (lo != hi)
-			continue;
-		checked++;
-		if (v.uptime != hi) {
-			ksft_print_msg("uptime %lld, CLOCK_BOOTTIME %lld.%09ld, rounded up %ld%s\n",
+		checked += lo == hi;
+		if (v.uptime < lo || v.uptime > hi) {
+			ksft_print_msg("uptime %lld, boottime %lld.%09ld, allowed [%ld, %ld]%s\n",
 				       (long long)v.uptime, (long long)t2.tv_sec,
-				       (long)t2.tv_nsec, hi, bad ? "" : " (forgiven)");
+				       (long)t2.tv_nsec, lo, hi, bad ? "" : " (forgiven)");
 			if (++bad > 1)
 				return false;
 		}
@@ -418,7 +439,7 @@ static int compare(const struct sysinfo *v, const struct sysinfo *s1,
 	bad += check_eq("totalhigh", v->totalhigh, s1->totalhigh, report);
 	bad += check_eq("mem_unit", v->mem_unit, s1->mem_unit, report);
 	bad += check_eq("pad", v->pad, 0, report);
-	/* The snapshot may be one update, and so one second, behind */
+	/* The uptime may be one tick, and so one second, behind */
 	bad += check_in("uptime", v->uptime + 1, s1->uptime, s2->uptime + 1, 0, report);
 	bad += check_in("procs", v->procs, s1->procs, s2->procs, 0, report);
 	for (i = 0; i < 3; i++)
@@ -454,6 +475,144 @@ static void test_fields(void)
 {
 	ksft_test_result(matches_syscall() && uptime_exact(),
 			 "fields match sysinfo(2), uptime is CLOCK_BOOTTIME rounded up\n");
+}
+
+static long long now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * NSEC_PER_SEC + t.tv_nsec;
+}
+
+/* What the vDSO must come to show, and when it was true in the kernel */
+struct change {
+	const char *what;
+	unsigned long long target;	/* procs, or freeram in bytes */
+	bool bytes;
+	long long since;
+};
+
+/*
+ * Nanoseconds from @c->since until the vDSO shows @c->target (at least
+ * that many procs or bytes of freeram), or -1 when it still does not
+ * after a second.
+ */
+static long long shows_after(const struct change *c)
+{
+	unsigned long long val;
+	struct sysinfo v;
+	long long t;
+
+	do {
+		vdso_call_sysinfo(&v);
+		t = now_ns() - c->since;
+		val = c->bytes ? (unsigned long long)v.freeram * v.mem_unit : v.procs;
+		if (val >= c->target)
+			return t;
+	} while (t < NSEC_PER_SEC);
+	ksft_print_msg("%s: %llu after a second, sysinfo(2) %llu\n",
+		       c->what, val, c->target);
+	return -1;
+}
+
+/* A child that only waits to be killed counts in procs. */
+static struct change after_fork(pid_t *pid)
+{
+	struct change c = { .what = "procs after fork()" };
+	struct sysinfo s;
+
+	*pid = fork_child();
+	if (!*pid)
+		for (;;)
+			pause();
+	sys_sysinfo(&s);
+	c.since = now_ns();
+	c.target = s.procs;
+	return c;
+}
+
+/*
+ * A large mapping, filled then unmapped, counts in freeram once the
+ * kernel has given its pages back (those on the per-CPU free lists do
+ * not count until they are drained, and may hold tens of MiB): wait
+ * until sysinfo(2) shows BIG_FREED more, then the vDSO must come within a few MiB of it, which
+ * the stale value (BIG_FREED less) cannot. @c->since is 0 when
+ * sysinfo(2) never showed it.
+ */
+static struct change after_munmap(void)
+{
+	struct change c = { .what = "freeram after munmap()", .bytes = true };
+	unsigned long long before, after = 0, slack = 4ULL << 20;
+	long long start;
+	struct sysinfo s;
+	char *p;
+
+	p = mmap(NULL, BIG_MAPPING, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (p == MAP_FAILED)
+		fatal("mmap, errno", errno);
+	sys_sysinfo(&s);
+	before = (unsigned long long)s.freeram * s.mem_unit;
+	if (munmap(p, BIG_MAPPING))
+		fatal("munmap, errno", errno);
+	start = now_ns();
+	do {
+		sys_sysinfo(&s);
+		after = (unsigned long long)s.freeram * s.mem_unit;
+		if (after >= before + BIG_FREED) {
+			c.since = now_ns();
+			c.target = after - slack;
+			return c;
+		}
+		usleep(1000);
+	} while (now_ns() - start < 3 * NSEC_PER_SEC);
+	ksft_print_msg("sysinfo(2): %lld KiB more free 3 s after munmap() of %lu KiB\n",
+		       ((long long)after - (long long)before) / 1024, BIG_MAPPING >> 10);
+	return c;
+}
+
+/*
+ * The counters are at most one publication period old: PERIOD_MS
+ * rounded up to whole ticks, plus the time from the tick to the
+ * irq_work that publishes, which is allowed one more tick. Each sample
+ * first lets a period pass, so that the snapshot holds the old value.
+ * One late sample is forgiven (a virtual CPU's timer interrupt can come
+ * late); a stale or missing field never shows the change.
+ */
+static void test_follow(void)
+{
+	long long tick = tick_ns(), period, bound, lag, worst = 0;
+	int i, late = 0, missing = 0;
+	struct change c;
+	pid_t pid;
+
+	period = (PERIOD_MS * 1000000LL + tick - 1) / tick * tick;
+	bound = period + tick;
+	for (i = 0; i < 2 * FOLLOW_SAMPLES; i++) {
+		usleep(3 * period / 1000);
+		c = i % 2 ? after_munmap() : after_fork(&pid);
+		lag = c.since ? shows_after(&c) : -1;
+		if (!(i % 2)) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+		}
+		if (lag < 0) {
+			missing++;
+			continue;
+		}
+		if (lag > bound) {
+			ksft_print_msg("%s: shown after %lld us%s\n", c.what, lag / 1000,
+				       late ? "" : " (forgiven)");
+			late++;
+		}
+		if (lag > worst)
+			worst = lag;
+	}
+	ksft_print_msg("period %lld us, bound %lld us, slowest %lld us\n",
+		       period / 1000, bound / 1000, worst / 1000);
+	ksft_test_result(!missing && late <= 1,
+			 "procs and freeram follow within one publication period\n");
 }
 
 /* A forked child shares nothing with its parent but the mappings. */
@@ -647,7 +806,7 @@ static int deny_after_use_child(void)
 	struct sysinfo v;
 
 	vdso_call_sysinfo(&v);
-	if (!page[PAGE_VALID_WORD] && !opt_out) {
+	if (!page_valid(page) && !opt_out) {
 		ksft_print_msg("no valid snapshot in [vvar] before the filter\n");
 		return 1;
 	}
@@ -716,9 +875,9 @@ static int allow_check(void)
 
 	if (!matches_syscall())
 		return 1;
-	hidden = !page[PAGE_VALID_WORD];
+	hidden = !page_valid(page);
 	if (!opt_out && hidden != IS_X32) {
-		ksft_print_msg("[vvar]'s sysinfo page: valid %u\n", page[PAGE_VALID_WORD]);
+		ksft_print_msg("[vvar]'s sysinfo page: sequence count %u\n", page[0]);
 		return 1;
 	}
 	return 0;
@@ -895,9 +1054,9 @@ static void test_switch(void)
 	data_off = page_nonzero(page, 1);
 	ok = traced(ten_calls, &off_made) && matches_syscall();
 	sysctl_set(1);
-	for (ms = 0; ms < 2000 && !page[PAGE_VALID_WORD]; ms++)
+	for (ms = 0; ms < 2000 && !page_valid(page); ms++)
 		usleep(1000);
-	ok = ok && page[PAGE_VALID_WORD] && traced(ten_calls, &on_made) &&
+	ok = ok && page_valid(page) && traced(ten_calls, &on_made) &&
 	     matches_syscall();
 	sysctl_set(was);
 	ksft_print_msg("off: %d words of data, %d of %d calls made the system call\n",
@@ -1110,13 +1269,12 @@ static void bench_floor(void)
 }
 
 /*
- * The vDSO call and the system call in a child behind a filter that
- * denies sysinfo: the vDSO makes the system call there (the snapshot is
- * hidden), so both should cost the same. Returns them through a pipe.
+ * Run @child in a forked child, which fills in @n numbers of @res; they
+ * come back through a pipe. The test fails if the child does.
  */
-static void bench_filtered(double *vdso, double *sys)
+static void bench_child(void (*child)(double *res), double *res, size_t n)
 {
-	double res[2] = { 0, 0 };
+	size_t len = n * sizeof(*res);
 	int fds[2];
 	pid_t pid;
 
@@ -1127,18 +1285,54 @@ static void bench_filtered(double *vdso, double *sys)
 	if (pid < 0)
 		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
 	if (!pid) {
-		filter_sysinfo(SYSINFO_NR, SECCOMP_RET_ERRNO | EVDSO_MARKER, 0);
-		per_call(bench_vdso, 10000);
-		res[0] = per_call(bench_vdso, 100000);
-		res[1] = per_call(bench_syscall, 100000);
-		_exit(write(fds[1], res, sizeof(res)) != sizeof(res));
+		child(res);
+		_exit(write(fds[1], res, len) != (ssize_t)len);
 	}
 	close(fds[1]);
-	if (read(fds[0], res, sizeof(res)) != sizeof(res) || !child_passed(pid))
-		ksft_exit_fail_msg("the filtered benchmark child failed\n");
+	if (read(fds[0], res, len) != (ssize_t)len || !child_passed(pid))
+		ksft_exit_fail_msg("a benchmark child failed\n");
 	close(fds[0]);
-	*vdso = res[0];
-	*sys = res[1];
+}
+
+/*
+ * The vDSO call and the system call behind a filter that denies
+ * sysinfo: the vDSO makes the system call there (the snapshot is
+ * hidden), so both should cost the same.
+ */
+static void bench_filtered(double *res)
+{
+	filter_sysinfo(SYSINFO_NR, SECCOMP_RET_ERRNO | EVDSO_MARKER, 0);
+	per_call(bench_vdso, 10000);
+	res[0] = per_call(bench_vdso, 100000);
+	res[1] = per_call(bench_syscall, 100000);
+}
+
+static void bench_timens_inside(double *res)
+{
+	per_call(bench_vdso, 10000);
+	res[0] = per_call(bench_vdso, 1000000);
+}
+
+/*
+ * The vDSO call inside a time namespace with a boottime offset, where the
+ * reader takes its out-of-line path: in a grandchild, as only children
+ * of the unsharing task enter the namespace. -1 without time namespaces.
+ */
+static void bench_timens(double *res)
+{
+	char buf[64];
+	int fd, len;
+
+	res[0] = -1;
+	if (unshare(CLONE_NEWTIME))
+		return;
+	fd = open("/proc/self/timens_offsets", O_WRONLY);
+	len = snprintf(buf, sizeof(buf), "%d %ld %ld\n", CLOCK_BOOTTIME,
+		       TIMENS_SEC, TIMENS_NSEC);
+	if (fd < 0 || write(fd, buf, len) != len)
+		_exit(1);
+	close(fd);
+	bench_child(bench_timens_inside, res, 1);
 }
 
 #define ROW(label, fmt, val)	printf("%-46s %10" fmt "\n", label, val)
@@ -1153,7 +1347,7 @@ static void bench(void)
 {
 	const char *abi = COMPAT_LAYOUT ? "32-bit " :
 			  sizeof(void *) == 4 ? "x32 " : "";
-	double vdso, sys, proc, floor, fvdso, fsys;
+	double vdso, sys, proc, floor, filtered[2], timens;
 	char label[64];
 
 	per_call(bench_vdso, 10000);
@@ -1171,6 +1365,8 @@ static void bench(void)
 		snprintf(label, sizeof(label), "%ssysinfo(2) %s", abi,
 			 COMPAT_LAYOUT ? "via __kernel_vsyscall" : "syscall");
 		ROW(label, ".1f", sys);
+		snprintf(label, sizeof(label), "ratio %ssysinfo(2) / %svDSO sysinfo", abi, abi);
+		ROW(label, ".2f", sys / vdso);
 		return;
 	}
 
@@ -1180,18 +1376,21 @@ static void bench(void)
 	sys = per_call(bench_syscall, 100000);
 	proc = per_call(bench_proc, 2000);
 	floor = per_call(bench_floor, 1000000);
-	bench_filtered(&fvdso, &fsys);
+	bench_child(bench_filtered, filtered, 2);
+	bench_child(bench_timens, &timens, 1);
 
 	ROW("per call", "s", "ns");
 	ROW("vDSO sysinfo()", ".1f", vdso);
 	ROW("sysinfo(2) syscall", ".1f", sys);
 	ROW("read+parse /proc/meminfo and /proc/loadavg", ".1f", proc);
 	ROW("vDSO clock_gettime(CLOCK_MONOTONIC_COARSE)", ".1f", floor);
-	ROW("vDSO sysinfo(), behind a filter denying it", ".1f", fvdso);
-	ROW("sysinfo(2) syscall, behind the same filter", ".1f", fsys);
+	ROW("vDSO sysinfo(), in a time namespace", ".1f", timens);
+	ROW("vDSO sysinfo(), behind a filter denying it", ".1f", filtered[0]);
+	ROW("sysinfo(2) syscall, behind the same filter", ".1f", filtered[1]);
 	ROW("ratio syscall / vDSO sysinfo", ".2f", sys / vdso);
 	ROW("ratio /proc / vDSO sysinfo", ".2f", proc / vdso);
-	ROW("ratio filtered vDSO / filtered syscall", ".2f", fvdso / fsys);
+	ROW("ratio filtered vDSO / filtered syscall", ".2f", filtered[0] / filtered[1]);
+	ROW("ratio time namespace vDSO / floor", ".2f", timens / floor);
 	ROW("ratio vDSO sysinfo / floor", ".2f", vdso / floor);
 }
 
@@ -1236,7 +1435,7 @@ static void kselftest(void)
 	ksft_print_header();
 	vsysinfo_init();
 	/* A 32-bit struct sysinfo has one more case, its compat scaling. */
-	ksft_set_plan(COMPAT_LAYOUT ? 18 : 17);
+	ksft_set_plan(COMPAT_LAYOUT ? 19 : 18);
 	ksft_print_msg("kernel.vdso_sysinfo = %d: the vDSO must %s the system call\n",
 		       !opt_out, opt_out ? "always make" : "never make");
 
@@ -1248,6 +1447,7 @@ static void kselftest(void)
 			 "sysinfo is an alias of __vdso_sysinfo\n");
 	test_syscalls();
 	test_fields();
+	test_follow();
 	test_in_child(fork_child_matches, "fields match sysinfo(2) in a forked child");
 	test_in_child(exact_child, "writes exactly one struct sysinfo");
 	test_threads();
