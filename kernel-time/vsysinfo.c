@@ -93,8 +93,13 @@ static bool vdso_sysinfo_enabled = true;
  */
 static DEFINE_RAW_SPINLOCK(vdso_sysinfo_lock);
 
+/* "vdso_sysinfo" alone switches it on; an invalid value keeps the default */
 static int __init vdso_sysinfo_setup(char *str)
 {
+	if (!str) {
+		vdso_sysinfo_enabled = true;
+		return 0;
+	}
 	return kstrtobool(str, &vdso_sysinfo_enabled);
 }
 early_param("vdso_sysinfo", vdso_sysinfo_setup);

@@ -6,7 +6,8 @@
 #
 #   test   run the vDSO kselftests and judge them (make run, make test);
 #          then boot again with vdso_sysinfo=off (the admin opt-out) and
-#          run the vdso_test_sysinfo tests there too
+#          run the vdso_test_sysinfo tests there too; then three short
+#          boots with the parameter's edge cases (bare, =on, invalid)
 #   bench  run the benchmark under TCG with -icount (make bench), and
 #          again with vdso_sysinfo=off for the cost of the fallback
 #   shell  interactive shell on the serial console (make boot)
@@ -101,7 +102,14 @@ report_unfinished() {
 
 # What the second test boot, with the admin opt-out, runs: the vDSO
 # must then make the system call, and still return what it returns.
-OPT_OUT_TESTS=vDSO:vdso_test_sysinfo,vDSO:vdso_test_sysinfo_32,vDSO:vdso_test_sysinfo_x32
+PARAM_TEST=vsysinfo:vdso_sysinfo_param.sh
+OPT_OUT_TESTS=vDSO:vdso_test_sysinfo,vDSO:vdso_test_sysinfo_32,vDSO:vdso_test_sysinfo_x32,$PARAM_TEST
+
+# The vdso_sysinfo= edge cases, each a short boot that only checks what
+# the kernel made of it: "parameter|kernel.vdso_sysinfo|warned". A bare
+# parameter switches it on; an invalid value is warned about and keeps
+# the default. (Nothing and "=off" are the two full boots.)
+PARAM_CASES=("vdso_sysinfo|1|0" "vdso_sysinfo=on|1|0" "vdso_sysinfo=maybe|1|1")
 
 # test_boot NAME LABEL APPEND: one test boot, console
 # logs/console-NAME.log, judged by results.sh (KTAP, LABEL before every
@@ -129,13 +137,31 @@ mode_test() {
 	# kselftest's 45 s per test is for hardware; TCG is 10-50x slower.
 	PER_TEST=45
 	[[ $ACCEL_NAME == kvm ]] || PER_TEST=300
-	test_boot test "" "" || rc=$?
+	test_boot test "" "vsysinfo.expect=1" || rc=$?
 	# A guest that did not finish once will not finish twice.
 	if ((rc != 2)) && [[ -x $VS_KST/vDSO/vdso_test_sysinfo ]]; then
 		test_boot test-optout "vdso_sysinfo=off" \
-			"vdso_sysinfo=off vsysinfo.tests=$OPT_OUT_TESTS" || rc=$?
+			"vdso_sysinfo=off vsysinfo.expect=0 vsysinfo.tests=$OPT_OUT_TESTS" || rc=$?
+		param_boots || rc=$?
 	fi
 	((rc == 0)) || exit 1
+}
+
+# param_boots: one short boot per PARAM_CASES entry.
+param_boots() {
+	local c param expect warned label i=0 rc=0
+	[[ -x $VS_KST/vsysinfo/vdso_sysinfo_param.sh ]] || return 0
+	for c in "${PARAM_CASES[@]}"; do
+		IFS='|' read -r param expect warned <<<"$c"
+		label=$param
+		[[ $param == *=* ]] || label="$param (bare)"
+		i=$((i + 1))
+		test_boot "test-param$i" "$label" \
+			"$param vsysinfo.expect=$expect vsysinfo.expect_warning=$warned vsysinfo.tests=$PARAM_TEST" ||
+			rc=$?
+		((rc != 2)) || return 2
+	done
+	return "$rc"
 }
 
 # bench_run LOG APPEND ACCEL_ARGS...: one benchmark boot; prints its rows.

@@ -11,7 +11,8 @@
 # python3-ply and python3-git for checkpatch.pl's SPDX check; the lint
 # of these scripts uses shellcheck; gcc-multilib builds the 32-bit and
 # x32 kselftests; strace is copied into the initramfs for the
-# userspace/ tests; ccache keeps the per-commit builds incremental). As
+# userspace/ tests; ccache keeps the per-commit builds incremental;
+# clang, lld and llvm build the series with LLVM=1 too). As
 # root it runs apt-get update and apt-get install; as any other user it
 # prints the exact command to run and fails.
 set -euo pipefail
@@ -22,7 +23,7 @@ vs_want_help "${1:-}"
 PACKAGES=(gcc make flex bison bc libelf-dev libssl-dev cpio busybox-static
 	  qemu-system-x86 linux-source-6.12 git xz-utils perl binutils
 	  libc6-dev rsync python3-ply python3-git shellcheck gcc-multilib
-	  strace ccache)
+	  strace ccache clang lld llvm)
 
 missing_packages() {
 	local p

@@ -338,6 +338,36 @@ w1_clean() {
 	return "$rc"
 }
 
+# clang (LLVM=1), W=1: the series' kernel objects and the vDSOs that
+# include its reader, built in build/<tree>/obj-clang from the test
+# kernel's configuration (clang 14 disables the x32 ABI: llvm-objcopy
+# cannot make x32 objects). The vDSO link fails on any undefined symbol,
+# such as a libgcc division a 32-bit build may call.
+clang_build() {
+	local f targets=() out clang=$VS_BUILD/obj-clang
+	vs_need clang clang
+	vs_need ld.lld lld
+	vs_need llvm-objcopy llvm
+	mkdir -p "$clang"
+	cp "$VS_OBJ/.config" "$clang/.config"
+	while read -r f; do
+		[[ $f == *.c && $f != tools/* && $f != arch/x86/entry/vdso/* && $f != lib/vdso/* ]] ||
+			continue
+		targets+=("${f%.c}.o")
+	done < <(git -C "$VS_SRC" diff --name-only pristine HEAD)
+	targets+=(arch/x86/entry/vdso/)
+	out=$(make -s -C "$VS_SRC" O="$clang" LLVM=1 olddefconfig 2>&1 &&
+		make -s -C "$VS_SRC" O="$clang" LLVM=1 W=1 -j"$(nproc)" "${targets[@]}" 2>&1) || {
+		printf '%s\n' "$out"
+		return 1
+	}
+	[[ -z $out ]] || { printf '%s\n' "$out"; return 1; }
+	for f in vdso64.so vdso32.so; do
+		[[ -s $clang/arch/x86/entry/vdso/$f ]] || { echo "clang built no $f"; return 1; }
+	done
+	printf 'built with clang: %s\n' "${targets[*]}"
+}
+
 guest_panic() {
 	local out rc=0 pattern
 	out=$(ACCEL=tcg GUEST_APPEND="rdinit=/vsysinfo-no-such-init" "$S/boot.sh" test 2>&1) || rc=$?
@@ -353,6 +383,7 @@ guest_timeout() {
 
 post() {
 	check "W=1: no warning in the C files the series touches" w1_clean
+	check "clang (LLVM=1, W=1): the series' objects and the vDSOs build, no warning" clang_build
 	check "initramfs: every program finds its interpreter and libraries in it" initramfs_complete
 	check "guest failure: a kernel panic fails boot.sh with the console tail" guest_panic
 	check "guest failure: a timeout fails boot.sh with the console tail" guest_timeout

@@ -6,10 +6,11 @@
 #
 # Configures build/<tree>/obj from tinyconfig plus the fragment
 # scripts/test-kernel.config (booting, console, lock debugging), the
-# options the vDSO kselftests need from their own config file,
-# tools/testing/selftests/vDSO/config, as the series' last commit has it
-# (kselftest's convention; a tree without one gets the copy in
-# tools-testing-selftests/vDSO/config), and for FLAVOUR=bench
+# options the vDSO kselftests need from their own config files,
+# tools/testing/selftests/vDSO/config and config.x86_64, as the series'
+# last commit has them
+# (kselftest's convention; a tree without them gets the copies in
+# tools-testing-selftests/vDSO/), and for FLAVOUR=bench
 # scripts/bench-kernel.config, in build/<tree>/obj-bench; merged with the
 # tree's own scripts/kconfig/merge_config.sh. Checks that every option
 # of the fragments made it into .config, and builds bzImage with W=1. The
@@ -24,23 +25,27 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 vs_want_help "${1:-}"
 
-SELFTEST_CONFIG=tools/testing/selftests/vDSO/config
+SELFTEST_DIR=tools/testing/selftests/vDSO
 
 # fragments: the fragments, in merge order. Every commit of the series
-# is configured with the kselftest config of the last one, so that the
-# per-commit builds stay incremental.
+# is configured with the kselftest config files of the last one (config,
+# and config.x86_64 for what only x86 needs, as "make kselftest-merge"
+# reads them), so that the per-commit builds stay incremental.
 fragments() {
-	local head own=$VS_BUILD/vdso-selftest.config
+	local head name own
 	head=$(vs_applied_head)
 	FRAGMENTS=("$VS_ROOT/scripts/test-kernel.config")
-	if git -C "$VS_SRC" cat-file -e "$head:$SELFTEST_CONFIG" 2>/dev/null; then
-		git -C "$VS_SRC" show "$head:$SELFTEST_CONFIG" >"$own.new"
-		mv "$own.new" "$own"
-		FRAGMENTS+=("$own")
-	else
-		vs_stage "kernel: the tree has no $SELFTEST_CONFIG, using tools-testing-selftests/vDSO/config"
-		FRAGMENTS+=("$VS_ROOT/tools-testing-selftests/vDSO/config")
-	fi
+	for name in config config.x86_64; do
+		own=$VS_BUILD/vdso-selftest.$name
+		if git -C "$VS_SRC" cat-file -e "$head:$SELFTEST_DIR/$name" 2>/dev/null; then
+			git -C "$VS_SRC" show "$head:$SELFTEST_DIR/$name" >"$own.new"
+			mv "$own.new" "$own"
+			FRAGMENTS+=("$own")
+		else
+			vs_stage "kernel: the tree has no $SELFTEST_DIR/$name, using tools-testing-selftests/vDSO/$name"
+			FRAGMENTS+=("$VS_ROOT/tools-testing-selftests/vDSO/$name")
+		fi
+	done
 	[[ ${FLAVOUR:-} != bench ]] || FRAGMENTS+=("$VS_ROOT/scripts/bench-kernel.config")
 }
 

@@ -46,6 +46,30 @@ fold_area_files() {
 	return 0
 }
 
+# sign_series: the series as whoever runs make patches signs it: when
+# this checkout has a git identity (git config user.name and user.email)
+# other than the commits' author, every commit gets it as author and in
+# place of the old author's Signed-off-by. Without one, the commits keep
+# theirs (the project's). The Developer's Certificate of Origin needs a
+# person: set yours and run make patches before sending (README).
+sign_series() {
+	local name email old exec
+	name=$(git -C "$VS_ROOT" config user.name || true)
+	email=$(git -C "$VS_ROOT" config user.email || true)
+	[[ -n $name && -n $email ]] || return 0
+	old=$(git -C "$VS_AM" log -1 --format='%an <%ae>' pristine..HEAD)
+	[[ -n $old && $old != "$name <$email>" ]] || return 0
+	vs_stage "patches: signing the series as $name <$email> (git config user.name, user.email)"
+	# shellcheck disable=SC2016 # expanded by the shell git runs
+	exec='git log -1 --format=%B | awk "\$0 == ENVIRON[\"OLD\"] { \$0 = ENVIRON[\"NEW\"] } { print }" | git commit -q --amend --allow-empty --author="$IDENT" -F -'
+	if ! OLD="Signed-off-by: $old" NEW="Signed-off-by: $name <$email>" IDENT="$name <$email>" \
+		GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email \
+		git -C "$VS_AM" -c core.hooksPath=/dev/null rebase -q --exec "$exec" pristine; then
+		git -C "$VS_AM" rebase --abort >/dev/null 2>&1 || true
+		vs_die "signing the series as $name <$email> failed in $VS_AM"
+	fi
+}
+
 # The author of the series signs the cover letter.
 series_git() {
 	local name email
@@ -103,6 +127,7 @@ regenerate() {
 			vs_die "folding the fixups failed (a conflict): fix the fixup commits in $VS_SRC, then run make patches again"
 		fi
 	fi
+	sign_series
 	# Write the new series beside the old one and swap: an interrupted
 	# run never leaves patches/ empty or half written.
 	tmp=$VS_PATCHES.new

@@ -10,7 +10,9 @@
 # scripts/vdso_linked_sysinfo.c directly against that vdso64.so and
 # installs it as collection 'vsysinfo', and builds userspace/ (the
 # library, its LD_PRELOAD drop-in and their tests) into the same
-# collection. Logs: build/<tree>/logs/selftests.log, userspace.log.
+# collection, with scripts/vdso_sysinfo_param.sh (the guest side of the
+# boots that try vdso_sysinfo= edge cases). Logs:
+# build/<tree>/logs/selftests.log, userspace.log.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -61,6 +63,13 @@ build_userspace() {
 	done < <(make -s -C "$VS_ROOT/userspace" list-tests)
 }
 
+# The guest side of the boots with vdso_sysinfo= edge cases (boot.sh).
+install_param_check() {
+	mkdir -p "$VS_KST/vsysinfo"
+	install -m 755 "$VS_ROOT/scripts/vdso_sysinfo_param.sh" "$VS_KST/vsysinfo/"
+	printf 'vsysinfo:vdso_sysinfo_param.sh\n' >>"$VS_KST/kselftest-list.txt"
+}
+
 main() {
 	vs_init
 	vs_require kernel
@@ -70,6 +79,7 @@ main() {
 	build_kselftest
 	build_linked
 	build_userspace
+	install_param_check
 	vs_stage "selftests: $(wc -l <"$VS_KST/kselftest-list.txt") tests installed in ${VS_KST#"$VS_ROOT"/}"
 }
 
