@@ -7,7 +7,9 @@
 #   test   run the vDSO kselftests and judge them (make run, make test);
 #          then boot again with vdso_sysinfo=off (the admin opt-out) and
 #          run the vdso_test_sysinfo tests there too; then three short
-#          boots with the parameter's edge cases (bare, =on, invalid)
+#          boots with the parameter's edge cases (bare, =on, invalid);
+#          with FLAVOUR=kcsan, only the sysinfo kselftest on the
+#          sanitizer kernel (KCSAN and UBSAN)
 #   bench  run the benchmark under TCG with -icount (make bench), and
 #          again with vdso_sysinfo=off for the cost of the fallback
 #   shell  interactive shell on the serial console (make boot)
@@ -111,6 +113,10 @@ OPT_OUT_TESTS=vDSO:vdso_test_sysinfo,vDSO:vdso_test_sysinfo_32,vDSO:vdso_test_sy
 # the default. (Nothing and "=off" are the two full boots.)
 PARAM_CASES=("vdso_sysinfo|1|0" "vdso_sysinfo=on|1|0" "vdso_sysinfo=maybe|1|1")
 
+# What the sanitizer kernel (FLAVOUR=kcsan) runs: the sysinfo kselftest,
+# whose readers, forks and seccomp filters race with the publication.
+KCSAN_TESTS=vDSO:vdso_test_sysinfo,vDSO:vdso_test_sysinfo_32
+
 # test_boot NAME LABEL APPEND: one test boot, console
 # logs/console-NAME.log, judged by results.sh (KTAP, LABEL before every
 # result name). Returns 2 when the guest did not finish.
@@ -137,6 +143,11 @@ mode_test() {
 	# kselftest's 45 s per test is for hardware; TCG is 10-50x slower.
 	PER_TEST=45
 	[[ $ACCEL_NAME == kvm ]] || PER_TEST=300
+	if [[ ${FLAVOUR:-} == kcsan ]]; then
+		test_boot test-kcsan "KCSAN+UBSAN" "vsysinfo.expect=1 vsysinfo.tests=$KCSAN_TESTS" ||
+			exit 1
+		return
+	fi
 	test_boot test "" "vsysinfo.expect=1" || rc=$?
 	# A guest that did not finish once will not finish twice.
 	if ((rc != 2)) && [[ -x $VS_KST/vDSO/vdso_test_sysinfo ]]; then

@@ -45,6 +45,12 @@ echo "VSYSINFO-INIT mode=$mode kernel=$(uname -r)"
 
 case "$mode" in
 test)
+	# The sysinfo kselftest's bufferram and freeswap cases read a block
+	# device and swap to another: the test kernel's two RAM disks. Named
+	# in the environment, a missing one fails those cases.
+	export VDSO_SYSINFO_BLKDEV=/dev/ram0 VDSO_SYSINFO_SWAP=/dev/ram1
+	mkswap $VDSO_SYSINFO_SWAP >/dev/null && swapon $VDSO_SYSINFO_SWAP ||
+		echo "guest-init: no swap on $VDSO_SYSINFO_SWAP"
 	echo "VSYSINFO-KTAP-BEGIN"
 	if [ -n "$tests" ]; then
 		selection=

@@ -168,6 +168,16 @@ bad_ksrc() {
 	return "$rc"
 }
 
+# An unknown kernel flavour is refused before anything is built.
+bad_flavour() {
+	local d rc=0
+	d=$(mktemp -d)
+	expect 1 'FLAVOUR=kasan is not a kernel flavour' env FLAVOUR=kasan BUILD="$d/build" "$S/kernel.sh" || rc=1
+	[[ ! -e $d/build ]] || { echo "# $d/build was created" && rc=1; }
+	rm -rf "$d"
+	return "$rc"
+}
+
 # A patch whose hunk no longer matches: named, and nothing changed.
 corrupted_patch() {
 	local d head applied p rc=0
@@ -294,6 +304,7 @@ pre() {
 	usage_cases
 	check "the benchmark numbers in README.md and the cover letter agree" bench_numbers_agree
 	check "bad input: a KSRC that is not a kernel tree is refused" bad_ksrc
+	check "bad input: an unknown FLAVOUR is refused" bad_flavour
 	check "bad input: a missing tool names its Debian package" missing_tool
 	check "bad input: a corrupted patch is named and changes nothing" corrupted_patch
 	check "patches/ is up to date with the area folders" "$S/patches.sh" --check

@@ -10,8 +10,8 @@
 # tools/testing/selftests/vDSO/config and config.x86_64, as the series'
 # last commit has them
 # (kselftest's convention; a tree without them gets the copies in
-# tools-testing-selftests/vDSO/), and for FLAVOUR=bench
-# scripts/bench-kernel.config, in build/<tree>/obj-bench; merged with the
+# tools-testing-selftests/vDSO/), and for FLAVOUR=bench or kcsan
+# scripts/<flavour>-kernel.config, in build/<tree>/obj-<flavour>; merged with the
 # tree's own scripts/kconfig/merge_config.sh. Checks that every option
 # of the fragments made it into .config, and builds bzImage with W=1. The
 # build is incremental: the configuration is only redone when the
@@ -46,7 +46,7 @@ fragments() {
 			FRAGMENTS+=("$VS_ROOT/tools-testing-selftests/vDSO/$name")
 		fi
 	done
-	[[ ${FLAVOUR:-} != bench ]] || FRAGMENTS+=("$VS_ROOT/scripts/bench-kernel.config")
+	[[ -z ${FLAVOUR:-} ]] || FRAGMENTS+=("$VS_ROOT/scripts/$FLAVOUR-kernel.config")
 }
 
 # The options the fragments ask for, the last fragment winning, that the

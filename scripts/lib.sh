@@ -17,7 +17,8 @@
 #
 # Files of a build folder build/<tree>/, named here and nowhere else:
 #   src/ am/            the patched work tree, the scratch tree for git am
-#   obj/ obj-bench/     kernel builds (test kernel, FLAVOUR=bench)
+#   obj/ obj-bench/ obj-kcsan/
+#                       kernel builds (test kernel, FLAVOUR=bench, kcsan)
 #   kselftest/          the kselftest install (vDSO/, vsysinfo/)
 #   initramfs.cpio.gz   the guest's initramfs
 #   logs/               build logs, console-<boot>.log (+ .cmd, the QEMU
@@ -87,7 +88,12 @@ vs_init() {
 	VS_BUILD=$VS_BUILD_ROOT/$id
 	VS_SRC=$VS_BUILD/src
 	VS_AM=$VS_BUILD/am
-	# FLAVOUR=bench: the benchmark kernel, built in its own folder.
+	# FLAVOUR=bench or kcsan: the benchmark or the sanitizer kernel, built
+	# in its own folder.
+	case ${FLAVOUR:-} in
+	'' | bench | kcsan) ;;
+	*) vs_die "FLAVOUR=$FLAVOUR is not a kernel flavour: use bench or kcsan, or leave it unset" ;;
+	esac
 	VS_OBJ=$VS_BUILD/obj${FLAVOUR:+-$FLAVOUR}
 	VS_LOGS=$VS_BUILD/logs
 	VS_KST=$VS_BUILD/kselftest
@@ -357,7 +363,8 @@ VS_KNOBS=(
 	"GUEST_MEM=5G|guest RAM (over 4 GiB for the 32-bit scaling)"
 	"GUEST_APPEND=|more kernel command line for the test boots"
 	"SKIP_COMMIT_BUILDS=|non-empty: make test builds only the series' last commit"
-	"FLAVOUR=|bench: the benchmark kernel (set by make bench)"
+	"SKIP_SANITIZER=|non-empty: make test leaves out the KCSAN and UBSAN kernel"
+	"FLAVOUR=|bench: the benchmark kernel (set by make bench); kcsan: the sanitizer kernel (make test's last boot)"
 	"BUSYBOX=/bin/busybox|the static busybox of the initramfs"
 )
 

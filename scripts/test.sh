@@ -9,8 +9,11 @@
 # checks where what they need is ready: 'host-tests.sh pre' after the
 # source stage, 'host-tests.sh post' (W=1, a guest that panics or times
 # out) after the initramfs; then the vDSO kselftests in the guest
-# (boot.sh test, two boots) and a check that the judge's recorded
-# console log has this run's tests ('host-tests.sh last'). Every check
+# (boot.sh test: the test boot, the opt-out boot, the parameter boots),
+# the sysinfo kselftest on the sanitizer kernel (FLAVOUR=kcsan: built,
+# then booted; SKIP_SANITIZER=1 leaves it out) and a check that the
+# judge's recorded console log has this run's tests ('host-tests.sh
+# last'). Every check
 # prints KTAP; this script counts the 'ok' and 'not ok' lines its
 # children print (a '# SKIP' result counts as skipped). A stage that
 # fails counts as one failed check and skips what depends on it. The
@@ -48,6 +51,17 @@ finish() {
 	exit
 }
 
+# sanitizer: the sysinfo kselftest on the KCSAN and UBSAN kernel.
+sanitizer() {
+	if [[ -n ${SKIP_SANITIZER:-} ]]; then
+		vs_stage "test: SKIP_SANITIZER is set, no sanitizer kernel"
+		return
+	fi
+	vs_stage "test: the sysinfo kselftest on the sanitizer kernel (KCSAN, UBSAN)"
+	stage kernel-kcsan env FLAVOUR=kcsan "$S/kernel.sh" || return 0
+	counted env FLAVOUR=kcsan "$S/boot.sh" test || true
+}
+
 main() {
 	local s args
 	vs_init
@@ -68,6 +82,7 @@ main() {
 	done
 	vs_stage "test: the vDSO kselftests in the guest"
 	counted "$S/boot.sh" test || true
+	sanitizer
 	counted "$S/host-tests.sh" last || true
 	finish
 }
