@@ -14,7 +14,7 @@ export VS_START := $(shell date +%s)
 S := scripts
 
 .PHONY: help run test deps source apply kernel selftests initramfs boot \
-	bench patches fixtures host-tests clean
+	glibc glibc-install bench patches fixtures host-tests clean
 
 help: ## Show this list and the knobs (environment variables)
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -45,6 +45,12 @@ selftests: ## Build and install the vDSO kselftests
 
 initramfs: ## Pack busybox, the kselftests and their libraries
 	@$(S)/initramfs.sh
+
+glibc: ## Build glibc 2.36 with glibc/'s patch (build/glibc, incremental)
+	@$(S)/glibc.sh build
+
+glibc-install: ## Install the patched glibc into the guest's initramfs
+	@$(S)/glibc.sh install && $(S)/initramfs.sh
 
 boot: ## Boot the test kernel with an interactive shell
 	@$(S)/boot.sh shell

@@ -21,25 +21,37 @@
  *  - sysinfo_fallback(): the sysinfo system call, returning 0 or -errno.
  */
 #include <linux/build_bug.h>
+#include <uapi/asm-generic/errno-base.h>
 #include <uapi/linux/sysinfo.h>
 #include <vdso/datapage.h>
 #include <vdso/sysinfo.h>
 #include <asm/vdso/sysinfo.h>
 
+/* vdso_sysinfo_store() found no valid snapshot: make the system call */
+#define VDSO_SYSINFO_FALLBACK	1
+
 /*
  * Copy the snapshot in @info's layout (64-bit longs on x86-64 and x32,
  * 32-bit ones in a 32-bit vDSO) from one publication, set its uptime,
- * and only then store it into @info; false when there is no valid
- * snapshot. The copy is a local initialised from the snapshot, which the
- * compiler keeps in registers, so the caller's buffer is written outside
- * the read section: a fault on it cannot make the section start again.
+ * and only then store it into @info. The copy is a local initialised
+ * from the snapshot, which the compiler keeps in registers, so the
+ * caller's buffer is written outside the read section: a fault on it
+ * cannot make the section start again.
+ *
+ * Return: 0; -EFAULT, sysinfo(2)'s answer, for a NULL @info; or
+ * VDSO_SYSINFO_FALLBACK when there is no valid snapshot, so that a task
+ * the snapshot is hidden from gets what the system call returns (a
+ * seccomp filter's answer included) for NULL too.
  */
-static __always_inline bool vdso_sysinfo_store(const struct vdso_sysinfo_data *sd,
-					       struct sysinfo *info, s64 uptime)
+static __always_inline int vdso_sysinfo_store(const struct vdso_sysinfo_data *sd,
+					      struct sysinfo *info, s64 uptime)
 {
 	u32 seq;
 
 	while ((seq = vdso_sysinfo_read_begin(sd))) {
+		/* A test of the argument, off the loads' dependency chain */
+		if (unlikely(!info))
+			return -EFAULT;
 		if (sizeof(info->totalram) == sizeof(u64)) {
 			struct vdso_sysinfo64 s = sd->info;
 
@@ -47,7 +59,7 @@ static __always_inline bool vdso_sysinfo_store(const struct vdso_sysinfo_data *s
 			if (likely(!vdso_sysinfo_read_retry(sd, seq))) {
 				s.uptime = uptime;
 				*(struct vdso_sysinfo64 *)info = s;
-				return true;
+				return 0;
 			}
 		} else {
 			struct vdso_sysinfo32 s = sd->info32;
@@ -56,11 +68,11 @@ static __always_inline bool vdso_sysinfo_store(const struct vdso_sysinfo_data *s
 			if (likely(!vdso_sysinfo_read_retry(sd, seq))) {
 				s.uptime = uptime;
 				*(struct vdso_sysinfo32 *)info = s;
-				return true;
+				return 0;
 			}
 		}
 	}
-	return false;
+	return VDSO_SYSINFO_FALLBACK;
 }
 
 #ifdef CONFIG_TIME_NS
@@ -78,6 +90,7 @@ static noinline int vdso_sysinfo_timens(const struct vdso_data *vd,
 	const struct vdso_timestamp *bt;
 	u64 sec, nsec;
 	u32 seq;
+	int ret;
 
 	vd = __arch_get_timens_vdso_data(vd);
 	bt = &vd->basetime[CLOCK_BOOTTIME];
@@ -89,10 +102,11 @@ static noinline int vdso_sysinfo_timens(const struct vdso_data *vd,
 		nsec = bt->nsec >> vd->shift;
 	} while (unlikely(vdso_read_retry(vd, seq)));
 
-	if (!vdso_sysinfo_store(sd, info,
-				vdso_sysinfo_uptime(sec, nsec, offs->sec, offs->nsec)))
+	ret = vdso_sysinfo_store(sd, info,
+				 vdso_sysinfo_uptime(sec, nsec, offs->sec, offs->nsec));
+	if (ret == VDSO_SYSINFO_FALLBACK)
 		return sysinfo_fallback(info);
-	return 0;
+	return ret;
 }
 #else
 static inline int vdso_sysinfo_timens(const struct vdso_data *vd,
@@ -114,8 +128,8 @@ static inline int vdso_sysinfo_timens(const struct vdso_data *vd,
  * at most one timekeeping update (a tick), so it is sysinfo(2)'s value
  * or, for at most a tick after a second begins, one less.
  *
- * Return: 0, or what the sysinfo system call returned when there is no
- * valid snapshot.
+ * Return: 0; -EFAULT for a NULL @info; or, when there is no valid
+ * snapshot, what the sysinfo system call returned.
  */
 static __always_inline int
 __cvdso_sysinfo_data(const struct vdso_data *vd, const struct vdso_sysinfo_data *sd,
@@ -124,6 +138,7 @@ __cvdso_sysinfo_data(const struct vdso_data *vd, const struct vdso_sysinfo_data 
 	const struct vdso_timestamp *bt = &vd->basetime[CLOCK_BOOTTIME];
 	typeof(info->uptime) uptime;
 	u32 seq;
+	int ret;
 
 	do {
 		while (unlikely((seq = READ_ONCE(vd->seq)) & 1)) {
@@ -146,9 +161,10 @@ __cvdso_sysinfo_data(const struct vdso_data *vd, const struct vdso_sysinfo_data 
 		OPTIMIZER_HIDE_VAR(uptime);
 	} while (unlikely(vdso_read_retry(vd, seq)));
 
-	if (!vdso_sysinfo_store(sd, info, uptime))
+	ret = vdso_sysinfo_store(sd, info, uptime);
+	if (unlikely(ret == VDSO_SYSINFO_FALLBACK))
 		return sysinfo_fallback(info);
-	return 0;
+	return ret;
 }
 
 static __always_inline int __cvdso_sysinfo(struct sysinfo *info)

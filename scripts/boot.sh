@@ -103,9 +103,10 @@ report_unfinished() {
 }
 
 # What the second test boot, with the admin opt-out, runs: the vDSO
-# must then make the system call, and still return what it returns.
+# must then make the system call, and still return what it returns, to
+# the kselftest and to the programs that the patched glibc binds to it.
 PARAM_TEST=vsysinfo:vdso_sysinfo_param.sh
-OPT_OUT_TESTS=vDSO:vdso_test_sysinfo,vDSO:vdso_test_sysinfo_32,vDSO:vdso_test_sysinfo_x32,$PARAM_TEST
+OPT_OUT_TESTS=vDSO:vdso_test_sysinfo,vDSO:vdso_test_sysinfo_32,vDSO:vdso_test_sysinfo_x32,$PARAM_TEST,glibc:glibc_tst_sysinfo.sh,glibc:glibc_programs.sh
 
 # The vdso_sysinfo= edge cases, each a short boot that only checks what
 # the kernel made of it: "parameter|kernel.vdso_sysinfo|warned". A bare

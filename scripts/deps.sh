@@ -12,7 +12,8 @@
 # of these scripts uses shellcheck; gcc-multilib builds the 32-bit and
 # x32 kselftests; strace is copied into the initramfs for the
 # userspace/ tests; ccache keeps the per-commit builds incremental;
-# clang, lld and llvm build the series with LLVM=1 too). As
+# clang, lld and llvm build the series with LLVM=1 too; glibc-source and
+# gawk build the patched glibc, and python3 runs in the guest). As
 # root it runs apt-get update and apt-get install; as any other user it
 # prints the exact command to run and fails.
 set -euo pipefail
@@ -23,7 +24,7 @@ vs_want_help "${1:-}"
 PACKAGES=(gcc make flex bison bc libelf-dev libssl-dev cpio busybox-static
 	  qemu-system-x86 linux-source-6.12 git xz-utils perl binutils
 	  libc6-dev rsync python3-ply python3-git shellcheck gcc-multilib
-	  strace ccache clang lld llvm)
+	  strace ccache clang lld llvm glibc-source gawk python3)
 
 missing_packages() {
 	local p

@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # /init of the test initramfs (busybox sh). The mode comes from the
 # kernel command line: vsysinfo.mode=test|bench|shell|probe.
-#   test   run_kselftest.sh for the vDSO and vsysinfo collections (or,
+#   test   run_kselftest.sh for the vDSO, vsysinfo and glibc collections (or,
 #          with vsysinfo.tests=COLL:TEST,..., only those tests), then the
 #          kernel log; vsysinfo.timeout=SECS is the per-test timeout
 #          (default 45)
 #   bench  the vdso_test_sysinfo benchmarks (64-bit, 32-bit, x32) and,
-#          when installed, the preload library's
+#          when installed, the preload library's and the patched glibc's
 #   shell  an interactive shell on the console
 #   probe  print a marker and stop (used to find out whether KVM works)
 # Every mode but shell ends with reboot -f, which QEMU's -no-reboot
@@ -60,8 +60,10 @@ test)
 		done
 	else
 		selection="-c vDSO"
-		grep -q '^vsysinfo:' /kselftest/kselftest-list.txt &&
-			selection="$selection -c vsysinfo"
+		for c in vsysinfo glibc; do
+			grep -q "^$c:" /kselftest/kselftest-list.txt &&
+				selection="$selection -c $c"
+		done
 	fi
 	# None of the named tests installed: no plan, which the host fails.
 	[ -z "$selection" ] || (cd /kselftest && ./run_kselftest.sh -o "$timeout" $selection)
@@ -77,6 +79,8 @@ bench)
 	done
 	[ -x /kselftest/vsysinfo/bench-preload.sh ] && ! grep -q vdso_sysinfo=off /proc/cmdline &&
 		/kselftest/vsysinfo/bench-preload.sh
+	[ -x /kselftest/glibc/bench-glibc.sh ] && ! grep -q vdso_sysinfo=off /proc/cmdline &&
+		/kselftest/glibc/bench-glibc.sh
 	echo "VSYSINFO-BENCH-END"
 	;;
 probe)

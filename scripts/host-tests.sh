@@ -288,18 +288,46 @@ bench_numbers_agree() {
 	}
 }
 
-# Shell lint: every script parses, and shellcheck finds no warning.
-lint() {
-	local f rc=0
-	for f in "$S"/*.sh "$VS_ROOT/.ci/run"; do
+# Shell lint: every script parses, and shellcheck finds no warning; the
+# guest's scripts as POSIX sh (busybox runs them).
+lint() (
+	local f rc=0 guest
+	cd "$VS_ROOT"
+	guest=(userspace/tests/*.sh userspace/bench/*.sh glibc/tests/*.sh glibc/bench/*.sh)
+	for f in scripts/*.sh .ci/run; do
 		bash -n "$f" || rc=1
 	done
-	(cd "$VS_ROOT" && shellcheck -x -S warning scripts/*.sh .ci/run) || rc=1
+	for f in "${guest[@]}"; do
+		sh -n "$f" || rc=1
+	done
+	shellcheck -x -S warning scripts/*.sh .ci/run || rc=1
+	shellcheck -s sh -S warning "${guest[@]}" || rc=1
 	return "$rc"
+)
+
+# glibc/: one patch as git format-patch writes it, signed off, which
+# adds the binding, its test, and touches nothing outside sysdeps/.
+glibc_patch_form() {
+	local p n
+	n=$(find "$VS_ROOT/glibc" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' | wc -l)
+	((n >= 1)) || { echo "no NNNN-*.patch in glibc/"; return 1; }
+	for p in "$VS_ROOT"/glibc/[0-9][0-9][0-9][0-9]-*.patch; do
+		grep -qE '^From [0-9a-f]{40} ' "$p" || { echo "$p: not git format-patch output"; return 1; }
+		grep -q '^Signed-off-by: ' "$p" || { echo "$p: no Signed-off-by"; return 1; }
+		if grep -E '^\+\+\+ b/' "$p" | grep -v '^+++ b/sysdeps/'; then
+			echo "$p: changes files outside sysdeps/ (above)"
+			return 1
+		fi
+	done
+	grep -h '^+++ b/' "$VS_ROOT"/glibc/[0-9][0-9][0-9][0-9]-*.patch | sort >"$VS_BUILD/glibc-files"
+	for p in sysdeps/unix/sysv/linux/sysinfo.c sysdeps/unix/sysv/linux/dl-vdso-setup.h \
+		 sysdeps/unix/sysv/linux/x86_64/sysdep.h sysdeps/unix/sysv/linux/x86/tst-sysinfo-vdso.c; do
+		grep -qx "+++ b/$p" "$VS_BUILD/glibc-files" || { echo "the glibc patch does not touch $p"; return 1; }
+	done
 }
 
 pre() {
-	check "lint: bash -n and shellcheck -S warning on every script" lint
+	check "lint: sh -n or bash -n and shellcheck -S warning on every script" lint
 	results_cases
 	usage_cases
 	check "the benchmark numbers in README.md and the cover letter agree" bench_numbers_agree
@@ -308,10 +336,13 @@ pre() {
 	check "bad input: a missing tool names its Debian package" missing_tool
 	check "bad input: a corrupted patch is named and changes nothing" corrupted_patch
 	check "patches/ is up to date with the area folders" "$S/patches.sh" --check
+	check "glibc/: a signed-off git format-patch series of the binding and its test" glibc_patch_form
 	check "checkpatch.pl --strict: 0 errors, 0 warnings, 0 checks" checkpatch
 	check "initramfs: a 32-bit dynamic program brings its interpreter without being run" elf_deps_32bit
 	check_if host_runs_userspace_test "userspace: the library's test passes on the host (its fallback path)" \
 		make -s -C "$VS_ROOT/userspace" check KDIR="$VS_SRC" O="$VS_BUILD/userspace-host"
+	check "userspace: the libraries build without a kernel tree" \
+		make -s -C "$VS_ROOT/userspace" all KDIR=/nonexistent O="$VS_BUILD/userspace-nokdir"
 }
 
 # Compile the series' C files again with W=1; keep the old objects when

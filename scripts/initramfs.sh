@@ -16,7 +16,11 @@
 # that test runs: Debian's dynamically linked busybox (package busybox,
 # which conflicts with busybox-static: fetched with apt-get download into
 # build/<tree>/busybox-dynamic and unpacked there, never installed) as
-# /bin/busybox-dynamic, and strace as /bin/strace.
+# /bin/busybox-dynamic, and strace as /bin/strace. When glibc.sh installed
+# the patched glibc (collection 'glibc'), it adds the other programs its
+# tests run: Debian's python3 (/usr/bin/python3.11, with the standard
+# library modules that 'import os' loads, as the host's Debian python3
+# lists them) and coreutils' sort as /bin/sort.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -40,6 +44,22 @@ dynamic_busybox() {
 			vs_die "the busybox package in $dir has no bin/busybox"
 	fi
 	BUSYBOX_DYNAMIC=$dir/root/bin/busybox
+}
+
+# python3 ROOT: Debian's python3 and the modules its start-up and 'import
+# os' load, listed by the same python3 on this host (Debian's, not a
+# program built here); lib-dynload must exist or python3 complains.
+python3_into() {
+	local root=$1 py=/usr/bin/python3.11 files
+	[[ -x $py ]] || vs_die "$py not found: install Debian package python3 (apt-get install python3)"
+	files=$("$py" -S -c 'import sys, os, site, encodings.utf_8, encodings.aliases
+print("\n".join(sorted({m.__file__ for m in list(sys.modules.values())
+      if getattr(m, "__file__", None) and m.__file__.startswith("/usr/lib/python3.11/")})))') ||
+		vs_die "$py could not list its modules"
+	cp "$py" "$root/bin/python3"
+	mkdir -p "$root/usr/lib/python3.11/lib-dynload"
+	# shellcheck disable=SC2086 # one path per line, no spaces
+	cp -L --parents $files "$root/"
 }
 
 populate() {
@@ -66,6 +86,12 @@ populate() {
 		cp "$BUSYBOX_DYNAMIC" "$root/bin/busybox-dynamic"
 		cp "$(command -v strace)" "$root/bin/strace"
 		extra=("$root/bin/busybox-dynamic" "$root/bin/strace")
+	fi
+	if [[ -d $VS_KST/glibc ]]; then
+		python3_into "$root"
+		rm -f "$root/bin/sort"
+		cp "$(command -v sort)" "$root/bin/sort"
+		extra+=("$root/bin/python3" "$root/bin/sort")
 	fi
 	# The dynamically linked programs need their interpreter and
 	# libraries; those the tests bring themselves ($ORIGIN) are there.

@@ -350,7 +350,7 @@ VS_BENCH_LAST='ratio vDSO sysinfo / floor'
 # The stages that prepare a guest, in order (make run, make test,
 # make bench); each is scripts/<stage>.sh.
 # shellcheck disable=SC2034 # for the scripts that source this file
-VS_STAGES=(deps source apply kernel selftests initramfs)
+VS_STAGES=(deps source apply kernel selftests glibc initramfs)
 
 # The knobs: NAME=DEFAULT, what it does.
 VS_KNOBS=(
@@ -364,6 +364,7 @@ VS_KNOBS=(
 	"GUEST_APPEND=|more kernel command line for the test boots"
 	"SKIP_COMMIT_BUILDS=|non-empty: make test builds only the series' last commit"
 	"SKIP_SANITIZER=|non-empty: make test leaves out the KCSAN and UBSAN kernel"
+	"SKIP_GLIBC=|non-empty: no patched glibc is built or installed in the guest"
 	"FLAVOUR=|bench: the benchmark kernel (set by make bench); kcsan: the sanitizer kernel (make test's last boot)"
 	"BUSYBOX=/bin/busybox|the static busybox of the initramfs"
 )

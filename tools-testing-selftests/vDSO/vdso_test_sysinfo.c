@@ -982,6 +982,22 @@ static int exact_child(void)
 	return 0;
 }
 
+/*
+ * NULL gets sysinfo(2)'s answer, -EFAULT, rather than a fault, so that a
+ * C library that binds the vDSO keeps the system call's behaviour. With
+ * a valid snapshot it comes without a system call; with
+ * kernel.vdso_sysinfo at 0 from the system call the vDSO makes.
+ */
+static int null_child(void)
+{
+	long ret = VDSO_CALL(vdso_sysinfo, 1, NULL);
+
+	if (ret == -EFAULT)
+		return 0;
+	ksft_print_msg("sysinfo(NULL) returned %ld, not -EFAULT (%d)\n", ret, -EFAULT);
+	return 1;
+}
+
 #define CALLS	10
 
 /* CALLS vDSO calls, each of which must succeed. */
@@ -1757,7 +1773,7 @@ static void kselftest(void)
 	ksft_print_header();
 	vsysinfo_init();
 	/* A 32-bit struct sysinfo has one more case, its compat scaling. */
-	ksft_set_plan(COMPAT_LAYOUT ? 22 : 21);
+	ksft_set_plan(COMPAT_LAYOUT ? 23 : 22);
 	ksft_print_msg("kernel.vdso_sysinfo = %d: the vDSO must %s the system call\n",
 		       !opt_out, opt_out ? "always make" : "never make");
 
@@ -1782,6 +1798,7 @@ static void kselftest(void)
 	test_follow_bufferram();
 	test_in_child(fork_child_matches, "fields match sysinfo(2) in a forked child");
 	test_in_child(exact_child, "writes exactly one struct sysinfo");
+	test_traced(null_child, opt_out, "NULL gets -EFAULT as from sysinfo(2)");
 	test_threads();
 	test_timens("positive", TIMENS_SEC, TIMENS_NSEC);
 	test_timens("negative", -(si_uptime() / 2), 300000000L);

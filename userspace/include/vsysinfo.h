@@ -19,8 +19,9 @@ extern "C" {
  * (version LINUX_2.6) in the vDSO; every call then goes there, or to the
  * sysinfo system call when the vDSO has no such symbol.
  *
- * Return: 0, or -1 with errno set. A bad @info gives EFAULT on the
- * system call path and SIGSEGV on the vDSO path, like any vDSO function.
+ * Return: 0, or -1 with errno set. A NULL @info gives EFAULT on every
+ * path; any other bad @info gives EFAULT on the system call path and
+ * SIGSEGV on the vDSO path, like any vDSO function.
  */
 int vsysinfo(struct sysinfo *info);
 

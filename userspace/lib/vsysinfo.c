@@ -2,14 +2,12 @@
 /*
  * vsysinfo.c: find __vdso_sysinfo once, call it, or make the system call.
  *
- * The lookup is the kernel's reference vDSO parser,
- * tools/testing/selftests/vDSO/parse_vdso.c, built into the library with
- * hidden symbols. Its vdso_init_from_sysinfo_ehdr() is not thread-safe
- * and keeps its state in one static variable, so it runs exactly once,
- * under pthread_once(). vdso_sym() is thread-safe but slow, so its
- * result is kept. Once the lookup is done, a flag read with acquire
- * semantics (paired with the release store at the end of the lookup)
- * saves the call into libc's pthread_once() on every later call.
+ * The lookup is the library's own (vdso_lookup.c, hidden symbols): it
+ * keeps no state and allocates nothing, but it walks the vDSO's tables,
+ * so it runs once, under pthread_once(), and its result is kept. Once
+ * the lookup is done, a flag read with acquire semantics (paired with
+ * the release store at the end of the lookup) saves the call into
+ * libc's pthread_once() on every later call.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -21,7 +19,7 @@
 #include <unistd.h>
 
 #include "vsysinfo.h"
-#include "parse_vdso.h"
+#include "vdso_lookup.h"
 
 typedef int (*vdso_sysinfo_t)(struct sysinfo *info);
 
@@ -33,11 +31,8 @@ static void vsysinfo_init(void)
 {
 	uintptr_t base = getauxval(AT_SYSINFO_EHDR);
 
-	/* base is 0 when no vDSO is mapped (vdso=0, or a kernel without one) */
-	if (base) {
-		vdso_init_from_sysinfo_ehdr(base);
-		vdso_sysinfo = (vdso_sysinfo_t)vdso_sym("LINUX_2.6", "__vdso_sysinfo");
-	}
+	/* NULL too for base 0: no vDSO mapped (vdso=0, or a kernel without one) */
+	vdso_sysinfo = (vdso_sysinfo_t)vdso_lookup(base, "LINUX_2.6", "__vdso_sysinfo");
 	atomic_store_explicit(&vsysinfo_ready, true, memory_order_release);
 }
 

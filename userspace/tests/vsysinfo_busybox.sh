@@ -29,13 +29,8 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 ATTEMPTS=5
 
-opt_out=false
-for arg in $(cat /proc/cmdline); do
-	case $arg in
-	vdso_sysinfo=off | vdso_sysinfo=[nN0]*) opt_out=true ;;
-	vdso_sysinfo=*) opt_out=false ;;
-	esac
-done
+# shellcheck source=userspace/tests/compare_output.sh
+. "$here/compare_output.sh"
 
 ktap_print_header
 [ -x "$BB" ] || { ktap_skip_all "no dynamically linked busybox at $BB"; exit "$KSFT_SKIP"; }
@@ -64,30 +59,6 @@ show() {
 	sed 's/^/#   /' "$TMP/$2"
 }
 
-# free: same labels and header, same totals, the rest within total/64.
-same_free() {
-	awk 'NR == FNR { a[FNR] = $0; n = FNR; next }
-	     { m = FNR; if (!(FNR in a)) { bad = 1; next }
-	       kx = split(a[FNR], x); k = split($0, y)
-	       if (FNR == 1 || k != kx || x[1] != y[1] || x[2] != y[2]) {
-		       if (a[FNR] != $0) bad = 1
-		       next
-	       }
-	       tol = int(x[2] / 64)
-	       for (i = 3; i <= k; i++) {
-		       d = x[i] - y[i]
-		       if (d < 0) d = -d
-		       if (d > tol) bad = 1
-	       } }
-	     END { exit (bad || m != n || n < 2) }' "$TMP/$1" "$TMP/$2"
-}
-
-# uptime: everything but the time of day (the first word) exactly.
-same_uptime() {
-	[ -s "$TMP/$1" ] || return 1
-	[ "$(sed 's/^ *[0-9:]* //' "$TMP/$1")" = "$(sed 's/^ *[0-9:]* //' "$TMP/$2")" ]
-}
-
 same_output() {
 	applet=$1
 	i=0
@@ -95,7 +66,7 @@ same_output() {
 		i=$((i + 1))
 		run plain "$applet" || return 1
 		run preload "$applet" "$PRELOAD" || return 1
-		"same_$applet" plain preload && return 0
+		"same_$applet" "$TMP/plain" "$TMP/preload" && return 0
 	done
 	show plain preload
 	return 1

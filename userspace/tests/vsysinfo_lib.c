@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vsysinfo_lib.c: kselftest of libvsysinfo.so, the library as installed.
+ * vsysinfo_lib.c: kselftest of libvsysinfo.so and libvsysinfo-preload.so,
+ * the libraries as installed, and of the library's vDSO lookup.
  *
  * Every case runs in a forked child, so that each sees the library's
  * first call (its one-time lookup). The test is linked against
@@ -29,11 +30,21 @@
  * (uptime may trail by one second), free/shared/buffer memory within
  * 1/64 of totalram of it, retried while counters move.
  *
+ * The library's vDSO lookup (lib/vdso_lookup.c) is hidden inside it, so
+ * this program builds in its own copy and checks it against the kernel
+ * tree's reference parser, tools/testing/selftests/vDSO/parse_vdso.c
+ * (vdso_sym()), in the running vDSO and in copies of it that have only
+ * one of the two hash tables. The preload's functions are reached with
+ * dlopen() and dlsym() and compared with glibc's.
+ *
  * x86-64 only (the reference system call is written in assembly).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
+#include <limits.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -55,6 +66,7 @@
 #include "vsysinfo.h"
 #include "kselftest.h"
 #include "parse_vdso.h"
+#include "vdso_lookup.h"
 
 #if !defined(__x86_64__) || defined(__ILP32__)
 #error "vsysinfo_lib is written for x86-64"
@@ -101,6 +113,10 @@ static bool slow_lookup;
 /* The running vDSO, from /proc/self/maps, and whether it has the symbol */
 static uintptr_t vdso_start, vdso_end;
 static bool vdso_has_sysinfo;
+/* glibc's handle of the vDSO, its load bias and where its dynamic section is */
+static void *vdso_handle;
+static uintptr_t vdso_bias;
+static const ElfW(Dyn) *vdso_dynamic;
 
 /* The library's call of getauxval() lands here. */
 unsigned long getauxval(unsigned long type)
@@ -277,11 +293,16 @@ static unsigned char *copy_vdso(void)
 	return img;
 }
 
-/* Look @name up in the image at @img with the kernel tree's parser. */
+/* Look @name@@@version up in the image at @base with the kernel tree's parser. */
+static void *ref_sym(uintptr_t base, const char *version, const char *name)
+{
+	vdso_init_from_sysinfo_ehdr(base);
+	return vdso_sym(version, name);
+}
+
 static void *image_sym(unsigned char *img, const char *name)
 {
-	vdso_init_from_sysinfo_ehdr((uintptr_t)img);
-	return vdso_sym("LINUX_2.6", name);
+	return ref_sym((uintptr_t)img, "LINUX_2.6", name);
 }
 
 static int case_fields(void)
@@ -460,6 +481,354 @@ static int case_threads(void)
 	return KSFT_PASS;
 }
 
+/* The names the library's lookup is checked with, all version LINUX_2.6 */
+static const char *const lookup_names[] = {
+	"__vdso_sysinfo", "__vdso_clock_gettime", "__vdso_gettimeofday",
+	"__vdso_time", "__vdso_getcpu", "__vdso_clock_getres",
+	"sysinfo",	/* the series' weak alias of __vdso_sysinfo */
+};
+
+/* The name case_lookup_name() checks */
+static const char *lookup_name;
+
+static int case_lookup_name(void)
+{
+	void *ref, *got, *glibc;
+
+	ref = image_sym((unsigned char *)vdso_start, lookup_name);
+	got = vdso_lookup(vdso_start, "LINUX_2.6", lookup_name);
+	glibc = dlvsym(vdso_handle, lookup_name, "LINUX_2.6");
+	ksft_print_msg("%s: vdso_lookup() %p, parse_vdso %p, dlvsym() %p\n",
+		       lookup_name, got, ref, glibc);
+	if (got != ref)
+		child_fail("vdso_lookup() and parse_vdso's vdso_sym() disagree\n");
+	/* So that both NULL means that the vDSO has no such function */
+	if (!ref != !glibc)
+		child_fail("parse_vdso and glibc disagree on whether the vDSO has it\n");
+	return KSFT_PASS;
+}
+
+static int case_lookup_misses(void)
+{
+	static const char *const misses[][2] = {
+		{ "LINUX_2.6", "__vdso_no_such_function" },
+		{ "LINUX_2.6", "" },
+		{ "LINUX_9.9", "__vdso_clock_gettime" },
+		{ "LINUX_9.9", "__vdso_sysinfo" },
+		{ "LINUX_2.", "__vdso_clock_gettime" },
+		/* an STT_OBJECT symbol (the version's own, SHN_ABS) */
+		{ "LINUX_2.6", "LINUX_2.6" },
+		/* the version definition of the vDSO itself (VER_FLG_BASE) */
+		{ "linux-vdso.so.1", "__vdso_clock_gettime" },
+	};
+	unsigned int i;
+	void *got, *ref;
+
+	if (!vdso_lookup(vdso_start, "LINUX_2.6", "__vdso_clock_gettime"))
+		child_fail("vdso_lookup() does not find __vdso_clock_gettime@LINUX_2.6\n");
+	for (i = 0; i < ARRAY_SIZE(misses); i++) {
+		got = vdso_lookup(vdso_start, misses[i][0], misses[i][1]);
+		ref = ref_sym(vdso_start, misses[i][0], misses[i][1]);
+		if (got || ref)
+			child_fail("\"%s\"@%s: vdso_lookup() %p, parse_vdso %p, not NULL\n",
+				   misses[i][1], misses[i][0], got, ref);
+	}
+	if (vdso_lookup(0, "LINUX_2.6", "__vdso_clock_gettime"))
+		child_fail("vdso_lookup() found something at base 0\n");
+	return KSFT_PASS;
+}
+
+/* Where the copy @img has what the vDSO has at link-time address @vaddr */
+static void *in_copy(unsigned char *img, ElfW(Addr) vaddr)
+{
+	return img + (vdso_bias + vaddr - vdso_start);
+}
+
+/* The dynamic entry @tag of the copy @img (of the vDSO, for vdso_start) */
+static ElfW(Dyn) *copy_dynamic(unsigned char *img, ElfW(Sxword) tag)
+{
+	ElfW(Dyn) *dyn = (ElfW(Dyn) *)(img + ((uintptr_t)vdso_dynamic - vdso_start));
+
+	for (; dyn->d_tag != DT_NULL; dyn++) {
+		if (dyn->d_tag == tag)
+			return dyn;
+	}
+	return NULL;
+}
+
+/* A copy of the vDSO whose dynamic entry @tag is made a DT_DEBUG one */
+static unsigned char *copy_without(ElfW(Sxword) tag)
+{
+	unsigned char *img = copy_vdso();
+	ElfW(Dyn) *dyn = copy_dynamic(img, tag);
+
+	if (!dyn)
+		return NULL;
+	dyn->d_tag = DT_DEBUG;
+	return img;
+}
+
+/* A copy of the vDSO whose version definition @version is flagged VER_FLG_BASE */
+static unsigned char *copy_as_base_version(const char *version)
+{
+	unsigned char *img = copy_vdso();
+	ElfW(Dyn) *verdef = copy_dynamic(img, DT_VERDEF), *strtab = copy_dynamic(img, DT_STRTAB);
+	ElfW(Verdef) *def;
+	ElfW(Verdaux) *aux;
+
+	if (!verdef || !strtab)
+		return NULL;
+	def = in_copy(img, verdef->d_un.d_ptr);
+	while (def) {
+		aux = (ElfW(Verdaux) *)((char *)def + def->vd_aux);
+		if (!strcmp((char *)in_copy(img, strtab->d_un.d_ptr) + aux->vda_name, version)) {
+			def->vd_flags |= VER_FLG_BASE;
+			return img;
+		}
+		def = def->vd_next ? (ElfW(Verdef) *)((char *)def + def->vd_next) : NULL;
+	}
+	return NULL;
+}
+
+/* The copy @img's symbol table entry named @name (any version), or NULL */
+static ElfW(Sym) *copy_symbol(unsigned char *img, const char *name)
+{
+	ElfW(Dyn) *symtab = copy_dynamic(img, DT_SYMTAB), *strtab = copy_dynamic(img, DT_STRTAB);
+	ElfW(Dyn) *hash = copy_dynamic(img, DT_HASH);
+	ElfW(Sym) *sym;
+	uint32_t i, count;
+
+	if (!symtab || !strtab || !hash)
+		return NULL;
+	/* DT_HASH's nchain is the number of symbols */
+	count = ((uint32_t *)in_copy(img, hash->d_un.d_ptr))[1];
+	sym = in_copy(img, symtab->d_un.d_ptr);
+	for (i = 0; i < count; i++) {
+		if (!strcmp((char *)in_copy(img, strtab->d_un.d_ptr) + sym[i].st_name, name))
+			return &sym[i];
+	}
+	return NULL;
+}
+
+/*
+ * 1 if the lookup of @name in the copy @img (altered as @how says) does
+ * not give @ref, an address in the running vDSO, in the copy.
+ */
+static int copy_mismatch(unsigned char *img, const char *how, const char *name, void *ref)
+{
+	void *got = vdso_lookup((uintptr_t)img, "LINUX_2.6", name);
+	void *want = ref ? img + ((uintptr_t)ref - vdso_start) : NULL;
+
+	if (got == want)
+		return 0;
+	ksft_print_msg("%s with %s: vdso_lookup() %p, expected %p\n", name, how, got, want);
+	return 1;
+}
+
+static int case_lookup_copies(void)
+{
+	unsigned char *sysv_only, *gnu_only, *no_version;
+	unsigned int i;
+	int bad = 0;
+	void *ref;
+
+	if (!vdso_dynamic) {
+		ksft_print_msg("glibc does not tell where the vDSO's dynamic section is\n");
+		return KSFT_SKIP;
+	}
+	sysv_only = copy_without(DT_GNU_HASH);
+	gnu_only = copy_without(DT_HASH);
+	if (!sysv_only || !gnu_only) {
+		ksft_print_msg("the vDSO does not have both DT_HASH and DT_GNU_HASH\n");
+		return KSFT_SKIP;
+	}
+	no_version = copy_as_base_version("LINUX_2.6");
+	if (!no_version)
+		child_fail("the vDSO does not define version LINUX_2.6\n");
+	/* parse_vdso reads DT_HASH only: without it, it finds nothing */
+	if (image_sym(gnu_only, "__vdso_clock_gettime"))
+		child_fail("the copy without DT_HASH still has it\n");
+	for (i = 0; i < ARRAY_SIZE(lookup_names); i++) {
+		ref = image_sym((unsigned char *)vdso_start, lookup_names[i]);
+		bad += copy_mismatch(sysv_only, "DT_HASH alone", lookup_names[i], ref);
+		bad += copy_mismatch(gnu_only, "DT_GNU_HASH alone", lookup_names[i], ref);
+		/* The file's own version names no symbol's, for either parser */
+		if (image_sym(no_version, lookup_names[i]))
+			child_fail("parse_vdso finds %s of version VER_FLG_BASE\n",
+				   lookup_names[i]);
+		bad += copy_mismatch(no_version, "LINUX_2.6 flagged VER_FLG_BASE",
+				     lookup_names[i], NULL);
+	}
+	return bad ? KSFT_FAIL : KSFT_PASS;
+}
+
+/* Copies in which __vdso_clock_gettime is no longer a global function, or is another kind */
+static int case_lookup_symbols(void)
+{
+	static const struct {
+		const char *how;
+		unsigned char bind, type;
+		bool undef, found;
+	} changes[] = {
+		{ "it made STB_LOCAL", STB_LOCAL, STT_FUNC, false, false },
+		{ "it made STB_WEAK", STB_WEAK, STT_FUNC, false, true },
+		{ "it made STT_OBJECT", STB_GLOBAL, STT_OBJECT, false, false },
+		{ "it made SHN_UNDEF", STB_GLOBAL, STT_FUNC, true, false },
+		/* parse_vdso wants STT_FUNC; the library takes STT_NOTYPE too */
+		{ "it made STT_NOTYPE", STB_GLOBAL, STT_NOTYPE, false, true },
+	};
+	static const char name[] = "__vdso_clock_gettime";
+	unsigned char *img;
+	ElfW(Sym) *sym;
+	unsigned int i;
+	void *ref, *ref_img;
+	int bad = 0;
+
+	if (!vdso_dynamic || !copy_dynamic((unsigned char *)vdso_start, DT_HASH)) {
+		ksft_print_msg("glibc does not tell where the vDSO's DT_HASH table is\n");
+		return KSFT_SKIP;
+	}
+	ref = image_sym((unsigned char *)vdso_start, name);
+	for (i = 0; i < ARRAY_SIZE(changes); i++) {
+		img = copy_vdso();
+		sym = copy_symbol(img, name);
+		if (!sym || !ref)
+			child_fail("%s is not in the vDSO's symbol table\n", name);
+		sym->st_info = ELF64_ST_INFO(changes[i].bind, changes[i].type);
+		if (changes[i].undef)
+			sym->st_shndx = SHN_UNDEF;
+		bad += copy_mismatch(img, changes[i].how, name, changes[i].found ? ref : NULL);
+		if (changes[i].type == STT_NOTYPE)
+			continue;
+		ref_img = image_sym(img, name);
+		if (ref_img != (changes[i].found ? img + ((uintptr_t)ref - vdso_start) : NULL))
+			child_fail("parse_vdso finds %p for %s with %s\n", ref_img, name,
+				   changes[i].how);
+	}
+	return bad ? KSFT_FAIL : KSFT_PASS;
+}
+
+/* The preload, from lib/ next to this program (its RUNPATH) */
+#define PRELOAD		"libvsysinfo-preload.so"
+
+static int (*preload_getloadavg)(double loadavg[], int nelem);
+static long (*preload_get_phys_pages)(void);
+static long (*preload_get_avphys_pages)(void);
+
+static void load_preload(void)
+{
+	void *handle = dlopen(PRELOAD, RTLD_NOW | RTLD_LOCAL);
+
+	if (!handle)
+		child_fail("dlopen: %s\n", dlerror());
+	preload_getloadavg = (int (*)(double *, int))dlsym(handle, "getloadavg");
+	preload_get_phys_pages = (long (*)(void))dlsym(handle, "get_phys_pages");
+	preload_get_avphys_pages = (long (*)(void))dlsym(handle, "get_avphys_pages");
+	/* dlsym() would fall back to glibc's, a dependency of the preload */
+	if (preload_getloadavg == getloadavg || preload_get_phys_pages == get_phys_pages ||
+	    preload_get_avphys_pages == get_avphys_pages)
+		child_fail("%s lacks getloadavg(), get_phys_pages() or get_avphys_pages()\n",
+			   PRELOAD);
+}
+
+/* getloadavg(@nelem) must return @expect and write loadavg[0..@expect) only */
+static void check_nelem(int nelem, int expect)
+{
+	double loads[5] = { -1, -1, -1, -1, -1 };
+	int ret, i;
+
+	ret = preload_getloadavg(loads, nelem);
+	if (ret != expect)
+		child_fail("getloadavg(loadavg, %d) returned %d, not %d\n", nelem, ret, expect);
+	for (i = 0; i < (int)ARRAY_SIZE(loads); i++) {
+		if ((i < expect) == (loads[i] == -1))
+			child_fail("getloadavg(loadavg, %d) %s loadavg[%d]\n", nelem,
+				   i < expect ? "did not write" : "wrote", i);
+	}
+}
+
+/* Mismatches of the preload's loads and free pages against glibc's */
+static int compare_preload(const double *loads, long avphys, const struct sysinfo *s1,
+			   const struct sysinfo *s2, long av1, long av2, long phys,
+			   bool report)
+{
+	int bad = 0, i;
+
+	/* loads[i] * 2^SI_LOAD_SHIFT is exact: the value sysinfo() gave */
+	for (i = 0; i < 3; i++)
+		bad += check_in("getloadavg() * 65536",
+				(unsigned long long)(loads[i] * (1 << SI_LOAD_SHIFT)),
+				s1->loads[i], s2->loads[i], 0, 0, report);
+	bad += check_in("get_avphys_pages()", avphys, av1, av2,
+			(unsigned long long)phys >> TOLERANCE_SHIFT, 0, report);
+	return bad;
+}
+
+static int case_preload(void)
+{
+	long phys, avphys, av1, av2;
+	struct sysinfo s1, s2;
+	double loads[3];
+	int try, ret;
+
+	load_preload();
+	for (try = 0; try < RETRIES; try++) {
+		av1 = get_avphys_pages();
+		sys_ref(&s1);
+		ret = preload_getloadavg(loads, 3);
+		avphys = preload_get_avphys_pages();
+		sys_ref(&s2);
+		av2 = get_avphys_pages();
+		if (ret != 3)
+			child_fail("getloadavg(loadavg, 3) returned %d\n", ret);
+		/* The total does not move: exactly glibc's */
+		phys = preload_get_phys_pages();
+		if (phys != get_phys_pages())
+			child_fail("get_phys_pages() %ld, glibc's %ld\n", phys, get_phys_pages());
+		if (!compare_preload(loads, avphys, &s1, &s2, av1, av2, phys, false))
+			break;
+		usleep(2000);
+	}
+	if (try == RETRIES) {
+		compare_preload(loads, avphys, &s1, &s2, av1, av2, phys, true);
+		child_fail("the values still differ after %d tries\n", RETRIES);
+	}
+	check_nelem(5, 3);
+	check_nelem(3, 3);
+	check_nelem(1, 1);
+	check_nelem(0, 0);
+	check_nelem(-1, 0);
+	check_nelem(INT_MIN, 0);
+	/* They went through the preload's vsysinfo(), which looked up once */
+	if (atomic_load(&ehdr_lookups) != 1)
+		child_fail("AT_SYSINFO_EHDR looked up %d times\n", atomic_load(&ehdr_lookups));
+	return KSFT_PASS;
+}
+
+static int case_preload_errors(void)
+{
+	double loads[3] = { -1, -1, -1 };
+	long phys, avphys;
+	int ret;
+
+	load_preload();
+	/* No vDSO, and the preload's own system call fails */
+	fake_ehdr = 0;
+	fake_auxv = true;
+	mark_library_syscalls();
+	errno = 0;
+	ret = preload_getloadavg(loads, 3);
+	if (ret != -1 || errno != MARK_ERRNO || loads[0] != -1)
+		child_fail("getloadavg() returned %d, errno %d, after a failed sysinfo()\n",
+			   ret, errno);
+	phys = preload_get_phys_pages();
+	avphys = preload_get_avphys_pages();
+	if (phys || avphys)
+		child_fail("get_phys_pages() %ld, get_avphys_pages() %ld, sysinfo() failing\n",
+			   phys, avphys);
+	return KSFT_PASS;
+}
+
 /* Run @fn in a child, as its process's first use of the library. */
 static int in_child(int (*fn)(void))
 {
@@ -511,8 +880,8 @@ static void run(const char *name, int (*fn)(void), bool needs_symbol)
 
 static void find_vdso(void)
 {
+	struct link_map *map;
 	char line[512];
-	void *handle;
 	FILE *f;
 
 	f = fopen("/proc/self/maps", "r");
@@ -530,20 +899,30 @@ static void find_vdso(void)
 	if ((vdso_start >> 32) != ((vdso_end - 1) >> 32))
 		ksft_exit_fail_msg("the vDSO straddles a 4 GiB boundary\n");
 	/* glibc's own view of the vDSO decides what the kernel exports */
-	handle = dlopen("linux-vdso.so.1", RTLD_NOW | RTLD_NOLOAD);
-	vdso_has_sysinfo = handle && dlvsym(handle, "__vdso_sysinfo", "LINUX_2.6");
+	vdso_handle = dlopen("linux-vdso.so.1", RTLD_NOW | RTLD_NOLOAD);
+	if (!vdso_handle)
+		ksft_exit_fail_msg("dlopen(linux-vdso.so.1): %s\n", dlerror());
+	vdso_has_sysinfo = dlvsym(vdso_handle, "__vdso_sysinfo", "LINUX_2.6");
 	ksft_print_msg("the vDSO %s __vdso_sysinfo\n",
 		       vdso_has_sysinfo ? "exports" : "does not export");
+	if (!dlinfo(vdso_handle, RTLD_DI_LINKMAP, &map) &&
+	    (uintptr_t)map->l_ld >= vdso_start && (uintptr_t)map->l_ld < vdso_end) {
+		vdso_bias = map->l_addr;
+		vdso_dynamic = map->l_ld;
+	}
 }
 
 int main(void)
 {
+	char name[128];
+	unsigned int i;
+
 	real_getauxval = (unsigned long (*)(unsigned long))dlsym(RTLD_NEXT, "getauxval");
 	if (!real_getauxval)
 		ksft_exit_fail_msg("dlsym(getauxval): %s\n", dlerror());
 	ksft_print_header();
 	find_vdso();
-	ksft_set_plan(6);
+	ksft_set_plan(6 + ARRAY_SIZE(lookup_names) + 5);
 	run("vsysinfo() fields match sysinfo(2)", case_fields, false);
 	run("vsysinfo() makes no system call when the vDSO has __vdso_sysinfo",
 	    case_no_syscall, true);
@@ -553,5 +932,22 @@ int main(void)
 	    case_no_symbol, false);
 	run("vsysinfo() falls back to sysinfo(2) when no vDSO is mapped", case_no_vdso, false);
 	run("concurrent first calls from many threads succeed and agree", case_threads, false);
+	for (i = 0; i < ARRAY_SIZE(lookup_names); i++) {
+		lookup_name = lookup_names[i];
+		snprintf(name, sizeof(name),
+			 "vdso_lookup() agrees with parse_vdso's vdso_sym() on %s@LINUX_2.6",
+			 lookup_name);
+		run(name, case_lookup_name, false);
+	}
+	run("vdso_lookup() finds no missing name, wrong version or base 0",
+	    case_lookup_misses, false);
+	run("vdso_lookup() agrees with parse_vdso in copies with one hash table, without LINUX_2.6",
+	    case_lookup_copies, false);
+	run("vdso_lookup() takes defined global and weak functions, and untyped symbols, only",
+	    case_lookup_symbols, false);
+	run("the preload's getloadavg(), get_phys_pages(), get_avphys_pages() match glibc's",
+	    case_preload, false);
+	run("the preload's getloadavg() fails, get_*phys_pages() give 0, when sysinfo fails",
+	    case_preload_errors, false);
 	ksft_finished();
 }
