@@ -110,7 +110,7 @@ build() {
 	unpack
 	apply
 	configure
-	vs_stage "glibc: building (log: ${G#"$VS_ROOT"/}/logs/build.log; about 15 minutes the first time)"
+	vs_stage "glibc: building (log: ${G#"$VS_ROOT"/}/logs/build.log; about 11 minutes the first time)"
 	vs_logged "$G/logs/build.log" make -C "$G/obj" -j"$(nproc)"
 	# The patch's test, built as 'make test t=misc/...' builds it.
 	vs_logged "$G/logs/test-build.log" make -C "$G/src/${GLIBC_TEST%/*}" \
