@@ -14,13 +14,14 @@ export VS_START := $(shell date +%s)
 S := scripts
 
 .PHONY: help run test deps source apply kernel selftests initramfs boot \
-	glibc glibc-install bench patches fixtures host-tests clean
+	glibc glibc-install bench patches fixtures host-tests clean cache \
+	cache-clean
 
 help: ## Show this list and the knobs (environment variables)
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
 		awk -F':.*## ' '{ printf "  make %-11s %s\n", $$1, $$2 }'
 	@echo "Knobs, e.g. 'KSRC=~/linux make run':"
-	@bash -c '. $(S)/lib.sh && vs_knobs'
+	@VS_NO_KNOB_CHECK=1 bash -c '. $(S)/lib.sh && vs_knobs'
 
 run: ## Install, unpack, apply, build, boot and run the vDSO kselftests
 	@$(S)/run.sh
@@ -67,5 +68,11 @@ fixtures: ## Record the last passing guest run for the judge's tests
 host-tests: ## Only the host-side checks
 	@$(S)/host-tests.sh
 
-clean: ## Remove the build folder (build/)
+clean: ## Remove the build folder (build/); the shared cache stays
 	rm -rf build
+
+cache: ## Show the shared build cache (CACHE): where, how big, what
+	@$(S)/cache.sh show
+
+cache-clean: ## Remove the shared build cache; the next run builds all
+	@$(S)/cache.sh clean

@@ -14,7 +14,7 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
-vs_want_help "${1:-}"
+vs_args "" "$@"
 
 am_series() {
 	local p version from="Debian's linux-source-6.12"
@@ -33,15 +33,13 @@ main() {
 	n=$(vs_series | wc -l)
 	if [[ $(vs_applied_id) == "$id" ]]; then
 		head=$(vs_applied_head)
-		[[ $(git -C "$VS_SRC" rev-parse HEAD) == "$head" ]] ||
-			vs_git -C "$VS_SRC" checkout -q --detach "$head"
+		[[ $(git -C "$VS_SRC" rev-parse HEAD) == "$head" ]] || vs_checkout "$head"
 		vs_stage "apply: $n patches already applied"
 		return
 	fi
 	am_series
 	head=$(git -C "$VS_AM" rev-parse HEAD)
-	vs_set_applied "$id" "$head"
-	vs_git -C "$VS_SRC" checkout -q --detach "$head"
+	vs_checkout "$head" "$id"
 	vs_stage "apply: $n patches applied, $VS_SRC at $(git -C "$VS_SRC" log -1 --format='%h %s')"
 }
 

@@ -25,7 +25,7 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
-vs_want_help "${1:-}"
+vs_args "--write" "$@"
 
 S=$VS_ROOT/scripts
 export FLAVOUR=bench

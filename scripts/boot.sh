@@ -24,7 +24,7 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
-vs_want_help "${1:-}"
+vs_args "test bench shell" "$@"
 
 # GUEST_MEM is over 4 GiB, so that the 32-bit sysinfo() must scale its
 # sizes as compat_sys_sysinfo() does (TCG and KVM allocate RAM lazily).
@@ -122,6 +122,13 @@ KCSAN_TESTS=vDSO:vdso_test_sysinfo,vDSO:vdso_test_sysinfo_32
 # logs/console-NAME.log, judged by results.sh (KTAP, LABEL before every
 # result name). Returns 2 when the guest did not finish.
 test_boot() {
+	local t0=$SECONDS rc=0
+	test_boot_run "$@" || rc=$?
+	vs_time_log "guest${FLAVOUR:+ ($FLAVOUR)}: ${2:-vDSO kselftests}" "$((SECONDS - t0))"
+	return "$rc"
+}
+
+test_boot_run() {
 	local name=$1 label=$2 append=$3 rc=0 log=$VS_LOGS/console-$1.log
 	vs_stage "boot: ${label:-the vDSO kselftests} under ${ACCEL_NAME^^} (timeout ${TIMEOUT}s)"
 	run_qemu "$TIMEOUT" "$log" \

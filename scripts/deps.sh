@@ -19,7 +19,7 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
-vs_want_help "${1:-}"
+vs_args "" "$@"
 
 PACKAGES=(gcc make flex bison bc libelf-dev libssl-dev cpio busybox-static
 	  qemu-system-x86 linux-source-6.12 git xz-utils perl binutils

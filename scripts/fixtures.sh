@@ -14,7 +14,7 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
-vs_want_help "${1:-}"
+vs_args "" "$@"
 
 main() {
 	local log out=$VS_ROOT/scripts/testdata/console-pass.log

@@ -12,10 +12,12 @@
 #          glibc/*.patch with git am in the scratch tree build/glibc/am
 #          and copies only the files that changed into src, so that the
 #          out-of-tree build in build/glibc/obj (configure --prefix=/usr
-#          --disable-werror) stays incremental; then builds glibc and the
+#          --disable-werror) stays incremental; then builds the libraries
+#          the guest loads (GLIBC_LIBS) and the
 #          patch's test, tst-sysinfo-vdso. A patch that does not apply
 #          is named with the glibc version. Log: build/glibc/logs/.
-# install  copies the patched ld.so and libraries into the kselftest
+# install  copies the patched ld.so and libraries (from the cache entry
+#          of the current KEY) into the kselftest
 #          install as collection 'glibc' (lib/ of build/<tree>/kselftest/
 #          glibc, with tst-sysinfo-vdso, glibc/tests/*.sh and the
 #          benchmark glibc/bench/), so that the guest runs programs
@@ -25,7 +27,7 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
-vs_want_help "${1:-}"
+vs_args "build install" "$@"
 
 GLIBC_TARBALL=${GLIBC_TARBALL:-/usr/src/glibc/glibc-2.36.tar.xz}
 G=${BUILD:-$VS_ROOT/build}/glibc
@@ -110,28 +112,86 @@ build() {
 	unpack
 	apply
 	configure
-	vs_stage "glibc: building (log: ${G#"$VS_ROOT"/}/logs/build.log; about 11 minutes the first time)"
-	vs_logged "$G/logs/build.log" make -C "$G/obj" -j"$(nproc)"
-	# The patch's test, built as 'make test t=misc/...' builds it.
-	vs_logged "$G/logs/test-build.log" make -C "$G/src/${GLIBC_TEST%/*}" \
-		..=../ objdir="$G/obj" subdir="${GLIBC_TEST%/*}" \
-		"$G/obj/$GLIBC_TEST"
+	vs_stage "glibc: building (log: ${G#"$VS_ROOT"/}/logs/build.log; about 4 minutes the first time)"
+	# What the guest loads and nothing more: 'make lib' builds every
+	# library's objects, libc.so and ld.so (not the programs, locales
+	# and iconv modules of a full 'make', which take 8 more minutes);
+	# each other library is then linked in its own folder, as a subdir
+	# make of glibc's does, and so is the patch's test ('make test
+	# t=misc/...' builds it the same way, with libsupport).
+	vs_logged "$G/logs/build.log" make -C "$G/obj" -j"$VS_JOBS" lib
+	for l in "${GLIBC_LIBS[@]}" support/libsupport_nonshared.a "$GLIBC_TEST"; do
+		l=${l%%:*}
+		[[ $l != elf/ld.so && $l != libc.so ]] || continue
+		vs_logged "$G/logs/build-${l%%/*}.log" make -C "$G/src/${l%%/*}" -j"$VS_JOBS" \
+			..=../ objdir="$G/obj" subdir="${l%%/*}" "$G/obj/$l"
+	done
 	vs_stage "glibc: built in ${G#"$VS_ROOT"/}/obj"
+}
+
+# cache_key: what the libraries and the test are made from (see -h).
+cache_key() {
+	{
+		sha1sum <"$GLIBC_TARBALL"
+		cat "$GLIBC_PATCHES"/*.patch
+		printf '%s\n' "${CONFIGURE_ARGS[@]}" "${GLIBC_LIBS[@]}" "$GLIBC_TEST"
+		gcc --version | head -n 1
+		declare -f unpack apply configure build
+	} | sha1sum | cut -c1-40
+}
+
+# ENTRY: the cache entry of the current key; entry_ok: it is complete
+# and every file matches its sum (a corrupt entry is removed).
+entry_ok() {
+	local l
+	[[ -f $ENTRY/SHA256SUMS ]] || return 1
+	for l in "${GLIBC_LIBS[@]}"; do
+		grep -q " lib/${l#*:}\$" "$ENTRY/SHA256SUMS" || break
+	done &&
+		grep -q " ${GLIBC_TEST##*/}\$" "$ENTRY/SHA256SUMS" &&
+		(cd "$ENTRY" && sha256sum --quiet --strict -c SHA256SUMS) >/dev/null 2>&1 && return 0
+	vs_stage "glibc: the cache entry $ENTRY does not match its sums: removing it, building again"
+	rm -rf "$ENTRY"
+	return 1
+}
+
+# store: the libraries and the test of the build in $G/obj, as the
+# cache entry of the current key.
+store() {
+	local tmp l
+	tmp=$(vs_cache_tmp glibc)
+	mkdir -p "$tmp/lib"
+	for l in "${GLIBC_LIBS[@]}"; do
+		cp "$G/obj/${l%%:*}" "$tmp/lib/${l#*:}"
+	done
+	cp "$G/obj/$GLIBC_TEST" "$tmp/"
+	(cd "$tmp" && sha256sum lib/* "${GLIBC_TEST##*/}" >SHA256SUMS)
+	vs_cache_put "$tmp" "glibc/$KEY"
+	vs_stage "glibc: kept in the shared cache as ${ENTRY#"$VS_CACHE"/} ($VS_CACHE)"
+}
+
+# build_cached: the cache entry of the current key, built when missing.
+build_cached() {
+	if entry_ok; then
+		vs_stage "glibc: built before from the same sources, patch, configuration and compiler: ${ENTRY#"$VS_CACHE"/} in $VS_CACHE"
+		return
+	fi
+	build
+	store
 }
 
 install_guest() {
 	local dest l
 	vs_init
 	vs_require selftests
-	[[ -x $G/obj/$GLIBC_TEST && -f $G/obj/libc.so ]] ||
-		vs_die "no glibc build in $G/obj: run 'make glibc' first"
+	entry_ok || vs_die "no glibc build for glibc/*.patch as it is now in $VS_CACHE/glibc: run 'make glibc' first"
 	dest=$VS_KST/glibc
 	rm -rf "$dest"
 	mkdir -p "$dest/lib"
 	for l in "${GLIBC_LIBS[@]}"; do
-		install -m 755 "$G/obj/${l%%:*}" "$dest/lib/${l#*:}"
+		install -m 755 "$ENTRY/lib/${l#*:}" "$dest/lib/${l#*:}"
 	done
-	install -m 755 "$G/obj/$GLIBC_TEST" "$VS_ROOT"/glibc/tests/*.sh \
+	install -m 755 "$ENTRY/${GLIBC_TEST##*/}" "$VS_ROOT"/glibc/tests/*.sh \
 		"$VS_ROOT/glibc/bench/bench-glibc.sh" "$dest/"
 	install -m 644 "$VS_ROOT/userspace/tests/compare_output.sh" "$dest/"
 	# A program of this host's, which the guest runs through both glibcs.
@@ -151,9 +211,18 @@ vdso_has_sysinfo() {
 	nm -D "$VS_VDSO64" | grep -qw __vdso_sysinfo
 }
 
+# set_key: KEY and ENTRY for the glibc/ patches as they are now.
+set_key() {
+	[[ -f $GLIBC_TARBALL ]] ||
+		vs_die "$GLIBC_TARBALL not found: install Debian package glibc-source (apt-get install glibc-source), or run 'make deps' as root"
+	KEY=$(cache_key)
+	ENTRY=$VS_CACHE/glibc/$KEY
+}
+
 main() {
+	[[ ${1:-all} == all && -n ${SKIP_GLIBC:-} ]] || set_key
 	case "${1:-all}" in
-	build) build ;;
+	build) build_cached ;;
 	install) install_guest ;;
 	all)
 		if [[ -n ${SKIP_GLIBC:-} ]]; then
@@ -161,7 +230,7 @@ main() {
 		elif ! vdso_has_sysinfo; then
 			vs_stage "glibc: $VS_VDSO64 has no __vdso_sysinfo (no series applied), no patched glibc"
 		else
-			build
+			build_cached
 			install_guest
 		fi ;;
 	*) vs_die "unknown argument '$1': use build, install or nothing (see -h)" ;;

@@ -7,7 +7,10 @@
 #   pre   checks that need only the source tree: shell lint, the TAP judge on the
 #         recorded console logs in scripts/testdata/, usage and bad input
 #         of the scripts (a KSRC that is not a kernel tree, a corrupted
-#         patch, a missing tool), patches/ up to date, checkpatch.pl
+#         patch, a missing tool, an unknown option to every script, a
+#         bad value of every knob), runs of make source and make apply
+#         stopped by signals at many points (harness-cases.sh; each next
+#         run must succeed and leave src clean), patches/ up to date, checkpatch.pl
 #         --strict on every patch, the same benchmark numbers in
 #         README.md and in the cover letter, userspace/'s library test
 #         on this machine's kernel (which has no __vdso_sysinfo: the
@@ -28,10 +31,12 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
-vs_want_help "${1:-}"
+vs_args "pre post last all" "$@"
 
 S=$VS_ROOT/scripts
 DATA=$S/testdata
+# shellcheck source=scripts/harness-cases.sh
+. "$S/harness-cases.sh"
 
 # check NAME CMD...: one result, CMD must succeed. (set -e does not act
 # inside it: a CMD of several steps must return on each failure.)
@@ -154,7 +159,7 @@ fixture_current() {
 
 usage_cases() {
 	local s
-	for s in deps source apply kernel selftests initramfs boot results patches bench host-tests test run fixtures; do
+	for s in deps source apply kernel selftests initramfs boot results patches bench host-tests test run fixtures cache glibc; do
 		check "usage: scripts/$s.sh -h" expect 0 '^Usage: scripts/' "$S/$s.sh" -h
 	done
 }
@@ -335,6 +340,8 @@ pre() {
 	check "bad input: an unknown FLAVOUR is refused" bad_flavour
 	check "bad input: a missing tool names its Debian package" missing_tool
 	check "bad input: a corrupted patch is named and changes nothing" corrupted_patch
+	bad_input_cases
+	interrupt_cases
 	check "patches/ is up to date with the area folders" "$S/patches.sh" --check
 	check "glibc/: a signed-off git format-patch series of the binding and its test" glibc_patch_form
 	check "checkpatch.pl --strict: 0 errors, 0 warnings, 0 checks" checkpatch
@@ -398,8 +405,8 @@ clang_build() {
 		targets+=("${f%.c}.o")
 	done < <(git -C "$VS_SRC" diff --name-only pristine HEAD)
 	targets+=(arch/x86/entry/vdso/)
-	out=$(make -s -C "$VS_SRC" O="$clang" LLVM=1 olddefconfig 2>&1 &&
-		make -s -C "$VS_SRC" O="$clang" LLVM=1 W=1 -j"$(nproc)" "${targets[@]}" 2>&1) || {
+	out=$(VS_OBJ=$clang VS_CC=clang vs_kmake -s LLVM=1 olddefconfig 2>&1 &&
+		VS_OBJ=$clang VS_CC=clang vs_kmake -s LLVM=1 W=1 -j"$VS_JOBS" "${targets[@]}" 2>&1) || {
 		printf '%s\n' "$out"
 		return 1
 	}

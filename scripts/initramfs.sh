@@ -24,7 +24,7 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
-vs_want_help "${1:-}"
+vs_args "" "$@"
 
 # BUSYBOX_DYNAMIC: the unpacked dynamic busybox, fetched once per build
 # folder.

@@ -5,7 +5,7 @@
 # Usage: scripts/kernel.sh [-h] [--each-commit]    (make kernel)
 #
 # Configures build/<tree>/obj from tinyconfig plus the fragment
-# scripts/test-kernel.config (booting, console, lock debugging), the
+# scripts/test-kernel.config (booting, console, two RAM disks), the
 # options the vDSO kselftests need from their own config files,
 # tools/testing/selftests/vDSO/config and config.x86_64, as the series'
 # last commit has them
@@ -14,16 +14,21 @@
 # scripts/<flavour>-kernel.config, in build/<tree>/obj-<flavour>; merged with the
 # tree's own scripts/kconfig/merge_config.sh. Checks that every option
 # of the fragments made it into .config, and builds bzImage with W=1. The
-# build is incremental: the configuration is only redone when the
-# fragment or the applied series changed. Log: build/<tree>/logs/kernel.log.
+# build is incremental and goes through ccache in the shared cache
+# (CACHE): the configuration is only redone when a fragment or a Kconfig
+# file of the tree changed. Log: build/<tree>/logs/kernel.log.
 #
-# --each-commit first builds every commit of the series on its own
-# (checked out in turn in build/<tree>/src, incrementally), so that a
-# commit that breaks the build is named; HEAD is restored afterwards.
+# --each-commit first builds every commit of the series on its own in
+# the same configuration (checked out in turn in build/<tree>/src,
+# incrementally), so that a commit that breaks the build is named, and
+# checks that each commit's build compiled every C and assembler file
+# the commit changes; HEAD is restored afterwards. A commit built and
+# checked before from the same tree, fragments, compiler and recipe is
+# not built again (CACHE/commit-builds/).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
-vs_want_help "${1:-}"
+vs_args "--each-commit" "$@"
 
 SELFTEST_DIR=tools/testing/selftests/vDSO
 
@@ -64,14 +69,24 @@ missing_options() {
 	done
 }
 
+# config_stamp: what the configuration is made from: the fragments and
+# the tree's Kconfig files. A commit of the series that changes neither
+# keeps the configuration (and the build stays incremental); one that
+# changes a Kconfig file is configured again.
+config_stamp() {
+	printf '%s %s\n' "$(cat "${FRAGMENTS[@]}" | sha1sum | cut -c1-40)" \
+		"$(git -C "$VS_SRC" ls-tree -r HEAD | grep -E '	(.*/)?Kconfig[^/]*$' | sha1sum | cut -c1-40)"
+}
+
 configure() {
 	local stamp missing stampfile=$VS_OBJ.config-stamp
-	stamp="$(cat "${FRAGMENTS[@]}" | sha1sum) $(git -C "$VS_SRC" rev-parse HEAD)"
+	stamp=$(config_stamp)
 	if [[ -f $VS_OBJ/.config && -f $stampfile && $(cat "$stampfile") == "$stamp" ]]; then
 		return
 	fi
 	vs_stage "kernel: configuring tinyconfig + ${FRAGMENTS[*]#"$VS_ROOT"/}"
 	mkdir -p "$VS_OBJ"
+	rm -f "$stampfile"
 	vs_logged "$VS_LOGS/config.log" vs_kmake tinyconfig
 	vs_logged "$VS_LOGS/config.log" "$VS_SRC/scripts/kconfig/merge_config.sh" \
 		-m -O "$VS_OBJ" "$VS_OBJ/.config" "${FRAGMENTS[@]}"
@@ -83,36 +98,91 @@ configure() {
 }
 
 build() {
-	vs_stage "kernel: building bzImage (W=1, log: ${VS_LOGS#"$VS_ROOT"/}/kernel${FLAVOUR:+-$FLAVOUR}.log)"
-	vs_logged "$VS_LOGS/kernel${FLAVOUR:+-$FLAVOUR}.log" \
-		vs_kmake -j"$(nproc)" W=1 bzImage
+	local log=$VS_LOGS/kernel${FLAVOUR:+-$FLAVOUR}.log
+	vs_stage "kernel: building bzImage (W=1, log: ${log#"$VS_ROOT"/})"
+	vs_logged "$log" vs_kmake -j"$VS_JOBS" W=1 bzImage
 	[[ -f $VS_BZIMAGE && -f $VS_VDSO64 ]] ||
-		vs_die "the build did not produce bzImage and vdso64.so; see $VS_LOGS/kernel${FLAVOUR:+-$FLAVOUR}.log"
+		vs_die "the build did not produce bzImage and vdso64.so; see $log"
 	vs_stage "kernel: $(cat "$VS_OBJ/include/config/kernel.release") built"
 }
 
-# Build each commit of the series in turn, oldest first.
+# commit_key C: what the build of commit C on its own depends on: its
+# tree (every file's content), the configuration fragments, the
+# compiler, and this recipe. Identical inputs give the identical build,
+# so a build that passed is not done again (the shared cache's
+# commit-builds/).
+commit_key() {
+	{
+		git -C "$VS_SRC" rev-parse "$1^{tree}"
+		cat "${FRAGMENTS[@]}" "$0"
+		gcc --version | head -n 1
+		printf 'W=1 bzImage %s\n' "${FLAVOUR:-}"
+	} | sha1sum | cut -c1-40
+}
+
+# compiled_changes C STAMP: every C and assembler file that commit C
+# changes (tools/ aside: kselftest builds those) was compiled by its
+# build, that is, has an output newer than STAMP: an object, a linker
+# script or a host program. A changed file that the configuration does
+# not build fails the commit. Prints the outputs checked.
+compiled_changes() {
+	local c=$1 stamp=$2 f out found
+	while read -r f; do
+		[[ $f == *.[cS] && $f != tools/* && -e $VS_SRC/$f ]] || continue
+		found=
+		for out in "${f%.[cS]}.o" "${f%.[cS]}" "${f%.c}-x32.o"; do
+			if [[ -f $VS_OBJ/$out && $VS_OBJ/$out -nt $stamp ]]; then
+				found=$out
+				break
+			fi
+		done
+		[[ -n $found ]] ||
+			vs_die "commit $(git -C "$VS_SRC" log -1 --format='%h %s' "$c") changes $f, but its build compiled nothing from it (no ${f%.[cS]}.o, linker script or program newer than the build's start in $VS_OBJ): the test configuration does not build it"
+		printf '%s\n' "$found"
+	done < <(git -C "$VS_SRC" diff --name-only "$c^" "$c")
+}
+
+# Build each commit of the series but the last (main builds that one) in
+# turn, oldest first, incrementally in the same folder; a commit already
+# built and checked from the same inputs (commit_key) is taken from the
+# shared cache. Each commit's time goes into make test's table.
 each_commit() {
-	local head c
+	local head c key entry tmp stamp t0 n=0 subject compiled
 	head=$(git -C "$VS_SRC" rev-parse HEAD)
-	trap 'vs_git -C "$VS_SRC" checkout -q --detach "$head"' EXIT
+	trap 'vs_checkout "$head"' EXIT
 	for c in $(git -C "$VS_SRC" rev-list --reverse pristine.."$head"); do
 		[[ $c == "$head" ]] && break
-		vs_git -C "$VS_SRC" checkout -q --detach "$c"
-		vs_stage "kernel: commit $(git -C "$VS_SRC" log -1 --format='%h %s' "$c") on its own"
+		n=$((n + 1))
+		t0=$(date +%s)
+		subject=$(git -C "$VS_SRC" log -1 --format='%h %s' "$c")
+		key=$(commit_key "$c")
+		entry=$VS_CACHE/commit-builds/$key
+		if [[ $(head -n 1 "$entry" 2>/dev/null) == "$key" ]]; then
+			vs_stage "kernel: commit $subject on its own: built and checked before from the same tree, configuration and compiler (${entry#"$VS_CACHE"/} in $VS_CACHE)"
+			vs_time_log "kernel${FLAVOUR:+-$FLAVOUR}: commit $n (cached)" "$(($(date +%s) - t0))"
+			continue
+		fi
+		vs_checkout "$c"
+		vs_stage "kernel: commit $subject on its own"
 		configure
+		stamp=$VS_OBJ.build-start
+		touch "$stamp"
 		build
+		compiled=$(compiled_changes "$c" "$stamp")
+		tmp=$(vs_cache_tmp commit-builds)
+		printf '%s\ncommit %s\n%s\n' "$key" "$subject" "$(sed 's/^/compiled /' <<<"$compiled")" \
+			>"$tmp/entry"
+		vs_cache_put "$tmp/entry" "commit-builds/$key"
+		rmdir "$tmp"
+		vs_time_log "kernel${FLAVOUR:+-$FLAVOUR}: commit $n on its own" "$(($(date +%s) - t0))"
 	done
-	vs_git -C "$VS_SRC" checkout -q --detach "$head"
+	vs_checkout "$head"
 	trap - EXIT
 }
 
 main() {
+	local t0
 	vs_init
-	case "${1:-}" in
-	--each-commit|'') ;;
-	*) vs_usage; vs_die "unknown option '$1'" ;;
-	esac
 	vs_require source
 	vs_need flex flex
 	vs_need bison bison
@@ -124,8 +194,10 @@ main() {
 		vs_die "OpenSSL headers not found: install Debian package libssl-dev"
 	fragments
 	[[ ${1:-} != --each-commit ]] || each_commit
+	t0=$(date +%s)
 	configure
 	build
+	vs_time_log "kernel${FLAVOUR:+-$FLAVOUR}: the series (HEAD)" "$(($(date +%s) - t0))"
 }
 
 main "$@"

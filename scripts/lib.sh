@@ -28,7 +28,22 @@
 #   source.id           what src/ was unpacked or copied from
 #   accel               the KVM probe's verdict (kvm or tcg)
 #   lock                held by the run using the folder
+#   checkout            the journal of a checkout in src/ under way
+#                       (vs_checkout): "FROM TO"
 #   bench-icount.txt    the latest benchmark table
+#
+# The shared build cache, outside every clone (CACHE, default
+# $XDG_CACHE_HOME/vsysinfo or ~/.cache/vsysinfo), named here and nowhere
+# else; every entry is keyed by what it was built from, written under a
+# temporary name and renamed into place, so that two clones can share
+# it and an interrupted run leaves no half-written entry:
+#   ccache/             the compiler cache of every kernel build
+#   commit-builds/KEY   one commit of the series built on its own and
+#                       checked: KEY hashes the commit's tree, the
+#                       configuration fragments, the compiler and the
+#                       recipe (kernel.sh)
+#   glibc/KEY/          the patched glibc's libraries and test, with
+#                       their SHA256SUMS (glibc.sh)
 
 # Repository root, whatever directory the caller runs from.
 VS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -89,11 +104,7 @@ vs_init() {
 	VS_SRC=$VS_BUILD/src
 	VS_AM=$VS_BUILD/am
 	# FLAVOUR=bench or kcsan: the benchmark or the sanitizer kernel, built
-	# in its own folder.
-	case ${FLAVOUR:-} in
-	'' | bench | kcsan) ;;
-	*) vs_die "FLAVOUR=$FLAVOUR is not a kernel flavour: use bench or kcsan, or leave it unset" ;;
-	esac
+	# in its own folder (the value is checked by vs_check_knobs).
 	VS_OBJ=$VS_BUILD/obj${FLAVOUR:+-$FLAVOUR}
 	VS_LOGS=$VS_BUILD/logs
 	VS_KST=$VS_BUILD/kselftest
@@ -111,6 +122,7 @@ vs_init() {
 	[[ -d $VS_PATCHES ]] || vs_die "the patch folder $VS_PATCHES does not exist (PATCHES=)"
 	mkdir -p "$VS_LOGS"
 	vs_lock
+	[[ ! -f $VS_BUILD/checkout || ! -d $VS_SRC/.git ]] || vs_recover_checkout
 }
 
 # One run at a time per build folder; the scripts a run starts share its lock.
@@ -196,12 +208,68 @@ vs_check_no_work() {
 	vs_die "$1$VS_SRC has commits that are not in patches/ (HEAD $head): run 'make patches' to fold them into the series first"
 }
 
-# vs_set_applied ID HEAD: record (atomically) that $VS_SRC is to be at
-# HEAD, the series ID applied to the pristine tree. Written before the
-# checkout, so that an interrupted checkout is redone by the next apply.
+# vs_set_applied ID HEAD: record (atomically) that $VS_SRC is at HEAD,
+# the series ID applied to the pristine tree. Only vs_checkout writes
+# it, after the checkout it describes.
 vs_set_applied() {
 	printf '%s %s\n' "$1" "$2" >"$VS_BUILD/applied.new"
 	mv "$VS_BUILD/applied.new" "$VS_BUILD/applied"
+}
+
+# vs_checkout REV [ID]: check REV out in $VS_SRC (detached) and, with
+# ID, record it as the applied series ID. The checkout is journaled in
+# $VS_BUILD/checkout first, so that one cut short by a signal is told
+# apart from the user's own changes and finished by the next run
+# (vs_recover_checkout); the record is written after the checkout.
+vs_checkout() {
+	local from to
+	from=$(git -C "$VS_SRC" rev-parse HEAD)
+	to=$(git -C "$VS_SRC" rev-parse "$1^{commit}")
+	printf '%s %s %s\n' "$from" "$to" "${2:-}" >"$VS_BUILD/checkout.new"
+	mv "$VS_BUILD/checkout.new" "$VS_BUILD/checkout"
+	vs_git -C "$VS_SRC" checkout -q --detach "$to"
+	[[ -z ${2:-} ]] || vs_set_applied "$2" "$to"
+	rm -f "$VS_BUILD/checkout"
+}
+
+# vs_blob_matches PATH REV...: the work tree's PATH has the content it
+# has in one of REV... (or is absent, as it is there).
+vs_blob_matches() {
+	local path=$1 rev want have=absent
+	shift
+	[[ ! -f $VS_SRC/$path && ! -L $VS_SRC/$path ]] ||
+		have=$(git -C "$VS_SRC" hash-object --no-filters -- "$path")
+	for rev in "$@"; do
+		want=$(git -C "$VS_SRC" rev-parse -q --verify "$rev:$path" 2>/dev/null) || want=absent
+		[[ $have != "$want" ]] || return 0
+	done
+	return 1
+}
+
+# vs_recover_checkout: a run was stopped during vs_checkout. Every path
+# that differs in the work tree must hold what it holds in FROM or in TO
+# (the harness's half-done checkout); then the checkout is finished. A
+# path that holds anything else is someone's edit: refuse, name the
+# paths, and say how to keep or drop them.
+vs_recover_checkout() {
+	local from to id path bad=()
+	read -r from to id <"$VS_BUILD/checkout"
+	# A git killed mid-write leaves its lock behind; this run holds the
+	# build folder's lock, so no git of the harness is running there.
+	rm -f "$VS_SRC/.git/index.lock" "$VS_SRC/.git/HEAD.lock"
+	while read -r path; do
+		[[ -n $path ]] || continue
+		vs_blob_matches "$path" "$from" "$to" || bad+=("$path")
+	done < <({ git -C "$VS_SRC" diff --name-only "$from" "$to"
+		   git -C "$VS_SRC" status --porcelain --untracked-files=all --no-renames | cut -c4-; } |
+		 sort -u)
+	if ((${#bad[@]})); then
+		vs_die "a run was stopped while it checked out $to in $VS_SRC, and these files hold changes that are neither its nor the commit's, so they are yours: ${bad[*]}; keep them with 'git -C $VS_SRC stash' or drop them with 'git -C $VS_SRC checkout -f $from', then run 'rm $VS_BUILD/checkout' and the command again"
+	fi
+	vs_stage "resuming the checkout of ${to:0:12} in $VS_SRC that a stopped run left half done"
+	vs_git -C "$VS_SRC" checkout -q -f --detach "$to"
+	[[ -z $id ]] || vs_set_applied "$id" "$to"
+	rm -f "$VS_BUILD/checkout"
 }
 
 # The applied record's two fields; empty when nothing was applied yet.
@@ -320,15 +388,42 @@ vs_elf_direct_deps() {
 }
 
 # vs_kmake ARGS...: make in the kernel tree, building in $VS_OBJ, with
-# ccache (Debian package ccache; cache in BUILD/ccache) so that checking
-# out the commits of the series in turn recompiles only what is new.
+# ccache (Debian package ccache) in the shared cache, so that checking
+# out the commits of the series in turn, a second clone and a second
+# flavour recompile only what is new. CCACHE_BASEDIR makes the paths
+# relative to the build folder: two clones hit the same entries.
 vs_kmake() {
-	local cc=gcc
+	local cc=${VS_CC:-gcc}
 	if command -v ccache >/dev/null 2>&1; then
-		export CCACHE_DIR=${CCACHE_DIR:-$VS_BUILD_ROOT/ccache}
-		cc="ccache gcc"
+		vs_ccache_env
+		cc="ccache $cc"
 	fi
 	make -C "$VS_SRC" O="$VS_OBJ" CC="$cc" "$@"
+}
+
+vs_ccache_env() {
+	export CCACHE_DIR=$VS_CACHE/ccache CCACHE_BASEDIR=$VS_BUILD \
+		CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+	mkdir -p "$CCACHE_DIR"
+}
+
+# vs_cache_put PATH KEY: move the finished entry PATH (a file or a
+# folder) into the shared cache as KEY: one rename, so a reader sees all
+# of it or nothing. When another run put a folder there first, that one
+# stays and PATH is removed.
+vs_cache_put() {
+	local path=$1 dest=$VS_CACHE/$2
+	mkdir -p "$(dirname "$dest")"
+	mv -T "$path" "$dest" 2>/dev/null || rm -rf "$path"
+}
+
+# vs_cache_tmp KIND: a new temporary folder beside the entries of KIND,
+# on the same file system, so that vs_cache_put is a rename. Those that
+# runs stopped by a signal left behind a day ago are removed.
+vs_cache_tmp() {
+	mkdir -p "$VS_CACHE/$1"
+	find "$VS_CACHE/$1" -maxdepth 1 -name '.tmp.*' -mmin +1440 -exec rm -rf {} + 2>/dev/null || true
+	mktemp -d "$VS_CACHE/$1/.tmp.XXXXXX"
 }
 
 vs_ktap() {
@@ -352,20 +447,23 @@ VS_BENCH_LAST='ratio vDSO sysinfo / floor'
 # shellcheck disable=SC2034 # for the scripts that source this file
 VS_STAGES=(deps source apply kernel selftests glibc initramfs)
 
-# The knobs: NAME=DEFAULT, what it does.
+# The knobs: NAME=DEFAULT, what it does (and what it accepts).
 VS_KNOBS=(
-	"KSRC=|your kernel tree, copied to BUILD/ksrc-<name>-<hash>/; unset: Debian's linux-source-6.12"
-	"BUILD=|the build root; unset: build/ in this repository"
-	"PATCHES=|the series to apply; unset: patches/ in this repository"
+	"KSRC=|your kernel tree (a directory), copied to BUILD/ksrc-<name>-<hash>/; unset: Debian's linux-source-6.12"
+	"ARCH=|the architecture built and booted: x86_64 (or x86); unset: x86_64"
+	"BUILD=|the build root, an absolute path (no space, colon or comma); unset: build/ in this repository"
+	"CACHE=|the shared build cache (ccache, per-commit builds, glibc) outside the clone, an absolute path; unset: \$XDG_CACHE_HOME/vsysinfo or ~/.cache/vsysinfo; 'make cache-clean' empties it"
+	"PATCHES=|the series to apply (a directory); unset: patches/ in this repository"
 	"ACCEL=|kvm or tcg; unset: probe KVM once, fall back to TCG"
-	"TIMEOUT=900|seconds a guest boot may take"
-	"PROBE_TIMEOUT=15|seconds the KVM probe may take"
-	"GUEST_MEM=5G|guest RAM (over 4 GiB for the 32-bit scaling)"
+	"JOBS=|parallel jobs of the kernel and glibc builds (1-256); unset: nproc"
+	"TIMEOUT=900|seconds a guest boot may take (1-86400)"
+	"PROBE_TIMEOUT=15|seconds the KVM probe may take (1-86400)"
+	"GUEST_MEM=5G|guest RAM as QEMU's -m takes it, 256M to 64G (over 4 GiB for the 32-bit scaling)"
 	"GUEST_APPEND=|more kernel command line for the test boots"
 	"SKIP_COMMIT_BUILDS=|non-empty: make test builds only the series' last commit"
-	"SKIP_SANITIZER=|non-empty: make test leaves out the KCSAN and UBSAN kernel"
+	"SKIP_SANITIZER=|non-empty: make test leaves out the debug kernel (lockdep, KCSAN, UBSAN)"
 	"SKIP_GLIBC=|non-empty: no patched glibc is built or installed in the guest"
-	"FLAVOUR=|bench: the benchmark kernel (set by make bench); kcsan: the sanitizer kernel (make test's last boot)"
+	"FLAVOUR=|bench or kcsan (nothing else): the benchmark kernel (set by make bench), or the debug kernel with lockdep, KCSAN and UBSAN (make test's last boot)"
 	"BUSYBOX=/bin/busybox|the static busybox of the initramfs"
 )
 
@@ -380,6 +478,50 @@ vs_knob_defaults() {
 	done
 }
 vs_knob_defaults
+
+# vs_knob_bad NAME ACCEPTED: refuse the knob's value.
+vs_knob_bad() {
+	vs_die "$1=${!1} cannot be used: $1 takes $2 (see 'make help')"
+}
+
+# vs_check_knobs: every knob has a value it can honour, checked when
+# lib.sh is sourced, before any script installs, unpacks or builds.
+vs_check_knobs() {
+	local n
+	case ${ARCH:-} in
+	'' | x86_64 | x86) ;;
+	*) vs_knob_bad ARCH "x86_64 (or x86): the only architecture the series and the harness support so far" ;;
+	esac
+	case ${ACCEL:-} in
+	'' | kvm | tcg) ;;
+	*) vs_knob_bad ACCEL "kvm or tcg, or nothing to probe" ;;
+	esac
+	case ${FLAVOUR:-} in
+	'' | bench | kcsan) ;;
+	*) vs_die "FLAVOUR=$FLAVOUR is not a kernel flavour: use bench or kcsan, or leave it unset" ;;
+	esac
+	for n in TIMEOUT PROBE_TIMEOUT; do
+		[[ ${!n} =~ ^[1-9][0-9]{0,4}$ ]] && ((${!n} <= 86400)) ||
+			vs_knob_bad "$n" "a number of seconds from 1 to 86400"
+	done
+	[[ -z ${JOBS:-} ]] || { [[ $JOBS =~ ^[1-9][0-9]{0,2}$ ]] && ((JOBS <= 256)); } ||
+		vs_knob_bad JOBS "a number of jobs from 1 to 256, or nothing for nproc"
+	if [[ $GUEST_MEM =~ ^([1-9][0-9]{0,5})([MG]?)$ ]]; then
+		n=${BASH_REMATCH[1]}
+		[[ ${BASH_REMATCH[2]} != G ]] || n=$((n * 1024))
+		((n >= 256 && n <= 65536)) || vs_knob_bad GUEST_MEM "a size from 256M to 64G"
+	else
+		vs_knob_bad GUEST_MEM "a size from 256M to 64G: a number of MiB, or with M or G after it"
+	fi
+	[[ -z ${CACHE:-} || $CACHE == /* ]] || vs_knob_bad CACHE "an absolute path"
+	[[ -z ${BUILD:-} || $BUILD == /* ]] || vs_knob_bad BUILD "an absolute path"
+}
+[[ -n ${VS_NO_KNOB_CHECK:-} ]] || vs_check_knobs
+
+# JOBS, resolved; and the shared cache.
+VS_JOBS=${JOBS:-$(nproc)}
+VS_CACHE=${CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/vsysinfo}
+export VS_JOBS VS_CACHE
 
 # vs_knobs: print the knobs with their defaults and current values.
 vs_knobs() {
@@ -397,6 +539,58 @@ vs_knobs() {
 # Print usage from the script's leading comment block.
 vs_usage() {
 	sed -n '3,/^[^#]/{/^#/{s/^# \{0,1\}//;p}}' "$0"
+}
+
+# vs_args ACCEPTED ARGS...: the script's command line. -h or --help
+# prints the usage; otherwise at most one argument, one of the words of
+# ACCEPTED; anything else is refused before the script does anything.
+vs_args() {
+	local accepted=$1
+	shift
+	case "${1:-}" in
+	-h|--help) vs_usage; exit 0 ;;
+	esac
+	(($# <= 1)) || vs_die "too many arguments to ${0##*/} ($*): it takes ${accepted:+one of: $accepted, or }none (see ${0##*/} -h)"
+	(($# == 0)) || [[ " $accepted " == *" $1 "* ]] ||
+		vs_die "unknown option or argument '$1' to ${0##*/}: it takes ${accepted:+one of: $accepted, or }none (see ${0##*/} -h)"
+}
+
+# The run's own signal handling: the outermost script of a run, on
+# SIGINT, SIGTERM or SIGHUP, ends every process it started (make, git,
+# QEMU) before it exits, so that no orphan holds the lock or the CPUs.
+# What a signal cuts short is finished or undone by the next run
+# (vs_recover_checkout, the stamps written after what they describe).
+vs_descendants() {
+	local p
+	for p in $(pgrep -P "$1" 2>/dev/null); do
+		printf '%s\n' "$p"
+		vs_descendants "$p"
+	done
+}
+
+vs_on_signal() {
+	local sig=$1 code=$2 pids
+	trap '' INT TERM HUP
+	mapfile -t pids < <(vs_descendants "$$")
+	((${#pids[@]} == 0)) || kill -TERM "${pids[@]}" 2>/dev/null || true
+	sleep 1
+	mapfile -t pids < <(vs_descendants "$$")
+	((${#pids[@]} == 0)) || kill -KILL "${pids[@]}" 2>/dev/null || true
+	printf 'error: stopped by SIG%s; the next run picks up where this one stopped\n' "$sig" >&2
+	exit "$code"
+}
+
+if [[ -z ${VS_TOP:-} ]]; then
+	export VS_TOP=$$
+	trap 'vs_on_signal INT 130' INT
+	trap 'vs_on_signal TERM 143' TERM
+	trap 'vs_on_signal HUP 129' HUP
+fi
+
+# vs_time_log NAME SECONDS: one row of make test's closing table of
+# stages and their minutes (kept in $VS_STAGE_TIMES when test.sh set it).
+vs_time_log() {
+	[[ -z ${VS_STAGE_TIMES:-} ]] || printf '%s\t%s\n' "$1" "$2" >>"$VS_STAGE_TIMES"
 }
 
 vs_want_help() {

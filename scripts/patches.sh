@@ -24,7 +24,7 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
-vs_want_help "${1:-}"
+vs_args "--check" "$@"
 
 COVER=0000-cover-letter.patch
 
@@ -137,8 +137,7 @@ regenerate() {
 	mv "$tmp" "$VS_PATCHES"
 	rm -rf "$VS_PATCHES.old"
 	head=$(git -C "$VS_AM" rev-parse HEAD)
-	vs_set_applied "$(vs_series_id)" "$head"
-	vs_git -C "$VS_SRC" checkout -q --detach "$head"
+	vs_checkout "$head" "$(vs_series_id)"
 	vs_stage "patches: $(vs_series | wc -l) patches written to ${VS_PATCHES#"$VS_ROOT"/}/"
 }
 

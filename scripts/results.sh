@@ -97,6 +97,8 @@ check_kernel_log() {
 main() {
 	local log=${1:-} label=${2:-} records kind text n passed=0 failed=0 skipped=0
 	[[ -n $log ]] || { vs_usage; exit 2; }
+	(($# <= 2)) || vs_die "too many arguments to results.sh ($*): it takes CONSOLE_LOG [LABEL]"
+	[[ $log != -* ]] || vs_die "unknown option '$log' to results.sh: it takes CONSOLE_LOG [LABEL] (see results.sh -h)"
 	[[ -f $log ]] || vs_die "console log $log not found"
 	vs_init
 	vs_ktap

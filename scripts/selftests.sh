@@ -16,7 +16,7 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
-vs_want_help "${1:-}"
+vs_args "" "$@"
 
 build_kselftest() {
 	vs_stage "selftests: building TARGETS=vDSO"

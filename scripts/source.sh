@@ -14,7 +14,7 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
-vs_want_help "${1:-}"
+vs_args "" "$@"
 
 TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 

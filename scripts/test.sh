@@ -22,7 +22,7 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
-vs_want_help "${1:-}"
+vs_args "" "$@"
 
 S=$VS_ROOT/scripts
 
@@ -32,13 +32,42 @@ counted() {
 	return "${PIPESTATUS[0]}"
 }
 
+# timed NAME CMD...: counted, with CMD's time in the closing table.
+timed() {
+	local name=$1 t0=$SECONDS rc=0
+	shift
+	counted "$@" || rc=$?
+	vs_time_log "$name" "$((SECONDS - t0))"
+	return "$rc"
+}
+
 # stage NAME CMD...: a stage that must succeed for what follows.
 stage() {
 	local name=$1
 	shift
-	counted "$@" && return 0
+	timed "$name" "$@" && return 0
 	counted printf 'not ok - stage %s failed\n' "$name"
 	return 1
+}
+
+# time_table: each stage and its minutes, the parts of a stage (rows
+# named "STAGE: PART", from kernel.sh and boot.sh) under it, and the
+# whole run; as KTAP comments, so that a slow stage is named in every
+# log.
+time_table() {
+	printf '# %-58s %7s\n' "stage" "minutes"
+	awk -F'\t' '
+	{ name[NR] = $1; secs[NR] = $2 }
+	END {
+		for (i = 1; i <= NR; i++) {
+			if (index(name[i], ": ")) continue
+			printf "# %-58s %7.1f\n", name[i], secs[i] / 60
+			for (j = 1; j <= NR; j++)
+				if (index(name[j], name[i] ": ") == 1)
+					printf "#   %-56s %7.1f\n", substr(name[j], length(name[i]) + 3), secs[j] / 60
+		}
+	}' "$VS_STAGE_TIMES"
+	printf '# %-58s %7.1f\n' "the whole run" "$(bc <<<"scale=1; $(($(date +%s) - VS_START)) / 60")"
 }
 
 finish() {
@@ -46,6 +75,7 @@ finish() {
 	skipped=$(grep -cE '^ok [0-9]+ .*# *SKIP' "$RESULTS" || true)
 	passed=$(($(grep -cE '^ok ' "$RESULTS" || true) - skipped))
 	failed=$(grep -cE '^not ok ' "$RESULTS" || true)
+	time_table
 	printf '%d passed, %d failed, %d skipped\n' "$passed" "$failed" "$skipped"
 	((failed == 0))
 	exit
@@ -59,7 +89,7 @@ sanitizer() {
 	fi
 	vs_stage "test: the sysinfo kselftest on the sanitizer kernel (KCSAN, UBSAN)"
 	stage kernel-kcsan env FLAVOUR=kcsan "$S/kernel.sh" || return 0
-	counted env FLAVOUR=kcsan "$S/boot.sh" test || true
+	timed "guest (kcsan)" env FLAVOUR=kcsan "$S/boot.sh" test || true
 }
 
 main() {
@@ -67,6 +97,8 @@ main() {
 	vs_init
 	RESULTS=$VS_LOGS/test-results.log
 	: >"$RESULTS"
+	export VS_STAGE_TIMES=$VS_LOGS/stage-times.tsv
+	: >"$VS_STAGE_TIMES"
 	for s in "${VS_STAGES[@]}"; do
 		args=()
 		[[ $s != kernel || -n ${SKIP_COMMIT_BUILDS:-} ]] || args=(--each-commit)
@@ -74,16 +106,16 @@ main() {
 		case "$s" in
 		source)
 			vs_stage "test: host-side checks"
-			counted "$S/host-tests.sh" pre || true ;;
+			timed "host checks (pre)" "$S/host-tests.sh" pre || true ;;
 		initramfs)
 			vs_stage "test: post-build host-side checks"
-			counted "$S/host-tests.sh" post || true ;;
+			timed "host checks (post)" "$S/host-tests.sh" post || true ;;
 		esac
 	done
 	vs_stage "test: the vDSO kselftests in the guest"
-	counted "$S/boot.sh" test || true
+	timed guest "$S/boot.sh" test || true
 	sanitizer
-	counted "$S/host-tests.sh" last || true
+	timed "host checks (last)" "$S/host-tests.sh" last || true
 	finish
 }
 
