@@ -15,7 +15,7 @@ S := scripts
 
 .PHONY: help run test deps source apply kernel selftests initramfs boot \
 	glibc glibc-install bench patches fixtures host-tests clean cache \
-	cache-clean
+	cache-clean neighbours-stock
 
 help: ## Show this list and the knobs (environment variables)
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -61,6 +61,9 @@ bench: ## Benchmark vDSO sysinfo() under QEMU -icount
 
 patches: ## Regenerate patches/ from the area folders and the work tree
 	@$(S)/patches.sh
+
+neighbours-stock: ## Build and boot the pristine tree for the neighbours' suites
+	@$(S)/neighbours.sh stock
 
 fixtures: ## Record the last passing guest run for the judge's tests
 	@$(S)/fixtures.sh

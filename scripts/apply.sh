@@ -43,4 +43,4 @@ main() {
 	vs_stage "apply: $n patches applied, $VS_SRC at $(git -C "$VS_SRC" log -1 --format='%h %s')"
 }
 
-main "$@"
+vs_main "$@"

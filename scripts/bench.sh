@@ -120,4 +120,4 @@ main() {
 	vs_stage "bench: numbers written to README.md and patches/0000-cover-letter.patch"
 }
 
-main "$@"
+vs_main "$@"

@@ -9,7 +9,8 @@
 #          run the vdso_test_sysinfo tests there too; then three short
 #          boots with the parameter's edge cases (bare, =on, invalid);
 #          with FLAVOUR=kcsan, only the sysinfo kselftest on the
-#          sanitizer kernel (KCSAN and UBSAN)
+#          debug kernel (lockdep, KCSAN and UBSAN); with FLAVOUR=stock,
+#          only the neighbours' suites on the pristine tree's kernel
 #   bench  run the benchmark under TCG with -icount (make bench), and
 #          again with vdso_sysinfo=off for the cost of the fallback
 #   shell  interactive shell on the serial console (make boot)
@@ -114,6 +115,10 @@ OPT_OUT_TESTS=vDSO:vdso_test_sysinfo,vDSO:vdso_test_sysinfo_32,vDSO:vdso_test_sy
 # the default. (Nothing and "=off" are the two full boots.)
 PARAM_CASES=("vdso_sysinfo|1|0" "vdso_sysinfo=on|1|0" "vdso_sysinfo=maybe|1|1")
 
+# What the pristine tree's kernel (FLAVOUR=stock) runs: the neighbours'
+# suites, whose results neighbours.sh compares with the series'.
+NEIGHBOURS=$(printf '%s\n' "${VS_NEIGHBOURS[@]%%:*}" | sort -u | paste -sd,)
+
 # What the sanitizer kernel (FLAVOUR=kcsan) runs: the sysinfo kselftest,
 # whose readers, forks and seccomp filters race with the publication.
 KCSAN_TESTS=vDSO:vdso_test_sysinfo,vDSO:vdso_test_sysinfo_32
@@ -151,6 +156,10 @@ mode_test() {
 	# kselftest's 45 s per test is for hardware; TCG is 10-50x slower.
 	PER_TEST=45
 	[[ $ACCEL_NAME == kvm ]] || PER_TEST=300
+	if [[ ${FLAVOUR:-} == stock ]]; then
+		test_boot test-stock "stock" "vsysinfo.collections=$NEIGHBOURS" || exit 1
+		return
+	fi
 	if [[ ${FLAVOUR:-} == kcsan ]]; then
 		test_boot test-kcsan "KCSAN+UBSAN" "vsysinfo.expect=1 vsysinfo.tests=$KCSAN_TESTS" ||
 			exit 1
@@ -252,4 +261,4 @@ main() {
 	esac
 }
 
-main "$@"
+vs_main "$@"

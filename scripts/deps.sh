@@ -13,7 +13,8 @@
 # x32 kselftests; strace is copied into the initramfs for the
 # userspace/ tests; ccache keeps the per-commit builds incremental;
 # clang, lld and llvm build the series with LLVM=1 too; glibc-source and
-# gawk build the patched glibc, and python3 runs in the guest). As
+# gawk build the patched glibc, and python3 runs in the guest;
+# libcap-dev for seccomp's kselftest, one of the neighbours' suites). As
 # root it runs apt-get update and apt-get install; as any other user it
 # prints the exact command to run and fails.
 set -euo pipefail
@@ -24,7 +25,7 @@ vs_args "" "$@"
 PACKAGES=(gcc make flex bison bc libelf-dev libssl-dev cpio busybox-static
 	  qemu-system-x86 linux-source-6.12 git xz-utils perl binutils
 	  libc6-dev rsync python3-ply python3-git shellcheck gcc-multilib
-	  strace ccache clang lld llvm glibc-source gawk python3)
+	  strace ccache clang lld llvm glibc-source gawk python3 libcap-dev)
 
 missing_packages() {
 	local p
@@ -53,4 +54,4 @@ main() {
 		apt-get install -y --no-install-recommends "${missing[@]}"
 }
 
-main "$@"
+vs_main "$@"

@@ -73,11 +73,17 @@ apply() {
 	local id p out
 	id=$(patch_id)
 	[[ $(cat "$G/applied" 2>/dev/null) == "$id" ]] && return
-	glibc_git "$G/am" am --abort >/dev/null 2>&1 || true
+	# Only this script works in the scratch tree, under its lock: a
+	# lock file there is a killed git's.
+	rm -f "$G/am/.git/index.lock" "$G/am/.git/HEAD.lock"
+	glibc_git "$G/am" am --abort >/dev/null 2>&1 || rm -rf "$G/am/.git/rebase-apply"
 	glibc_git "$G/am" reset -q --hard origin/pristine
 	for p in "$GLIBC_PATCHES"/*.patch; do
 		if ! out=$(glibc_git "$G/am" am -q "$p" 2>&1); then
-			glibc_git "$G/am" am --abort >/dev/null 2>&1 || true
+			# Only this script works in the scratch tree, under its lock: a
+	# lock file there is a killed git's.
+	rm -f "$G/am/.git/index.lock" "$G/am/.git/HEAD.lock"
+	glibc_git "$G/am" am --abort >/dev/null 2>&1 || rm -rf "$G/am/.git/rebase-apply"
 			printf '%s\n' "$out" >&2
 			vs_die "patch ${p#"$VS_ROOT"/} does not apply to glibc 2.36 ($GLIBC_TARBALL); nothing was changed in $G/src"
 		fi
@@ -237,4 +243,4 @@ main() {
 	esac
 }
 
-main "$@"
+vs_main "$@"

@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # /init of the test initramfs (busybox sh). The mode comes from the
 # kernel command line: vsysinfo.mode=test|bench|shell|probe.
-#   test   run_kselftest.sh for the vDSO, vsysinfo and glibc collections (or,
-#          with vsysinfo.tests=COLL:TEST,..., only those tests), then the
-#          kernel log; vsysinfo.timeout=SECS is the per-test timeout
-#          (default 45)
+#   test   run_kselftest.sh for the vDSO, vsysinfo and glibc collections
+#          and the neighbours' suites (seccomp, timens, x86, proc) that are
+#          installed (or, with vsysinfo.tests=COLL:TEST,..., only those
+#          tests; with vsysinfo.collections=COLL,..., only those
+#          collections), then the kernel log; vsysinfo.timeout=SECS is the
+#          per-test timeout (default 45)
 #   bench  the vdso_test_sysinfo benchmarks (64-bit, 32-bit, x32) and,
 #          when installed, the preload library's and the patched glibc's
 #   shell  an interactive shell on the console
@@ -33,11 +35,13 @@ ln -sf /proc/self/fd/2 /dev/stderr
 mode=shell
 timeout=45
 tests=
+collections="vDSO vsysinfo glibc seccomp timens x86 proc"
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	vsysinfo.mode=*) mode=${arg#vsysinfo.mode=} ;;
 	vsysinfo.timeout=*) timeout=${arg#vsysinfo.timeout=} ;;
 	vsysinfo.tests=*) tests=${arg#vsysinfo.tests=} ;;
+	vsysinfo.collections=*) collections=$(echo "${arg#vsysinfo.collections=}" | tr , ' ') ;;
 	esac
 done
 
@@ -59,8 +63,8 @@ test)
 				selection="$selection -t $t"
 		done
 	else
-		selection="-c vDSO"
-		for c in vsysinfo glibc; do
+		selection=
+		for c in $collections; do
 			grep -q "^$c:" /kselftest/kselftest-list.txt &&
 				selection="$selection -c $c"
 		done

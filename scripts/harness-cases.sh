@@ -8,11 +8,14 @@
 # the build folder that make test uses.
 
 # Every script of the harness.
-HARNESS_SCRIPTS=(apply bench boot cache deps fixtures glibc host-tests initramfs
+HARNESS_SCRIPTS=(apply bench boot cache deps fixtures glibc host-tests initramfs neighbours
 		 kernel patches results run selftests source test)
 
-# What a child run must not inherit from make test's own run.
-CHILD_ENV=(env -u VS_TOP -u VS_LOCKED -u VS_STAGE_TIMES -u KSRC -u FLAVOUR)
+# What a child run must not inherit from make test's own run: its
+# variables, and the signals that make test's background jobs ignore (a
+# run a user starts reacts to every one of them).
+CHILD_ENV=(env "--default-signal=INT,TERM,HUP" -u VS_TOP -u VS_RUN_ID -u VS_LOCKED
+	   -u VS_STAGE_TIMES -u KSRC -u FLAVOUR)
 
 # fake_tools DIR: a folder for the front of PATH whose tools that
 # install, unpack, build or boot only write down that they were called
@@ -77,8 +80,9 @@ bad_input_cases() {
 }
 
 # The interruption cases share one small copy of the kernel tree: the
-# top Makefile and Kconfig, scripts/, arch/x86/Makefile and the files
-# the series changes, as the pristine tree has them. The series applies
+# top Makefile and Kconfig, the parts of scripts/ that tell the version,
+# arch/x86/Makefile and the files the series changes, as the pristine
+# tree has them. The series applies
 # to it as it applies to the whole tree, in seconds.
 mini_tree() {
 	local dest=$1
@@ -90,7 +94,10 @@ mini_tree() {
 					printf '%s\n' "$f"
 				fi
 			done
-		printf '%s\n' Makefile Kconfig scripts arch/x86/Makefile arch/x86/Makefile_32.cpu
+		printf '%s\n' Makefile Kconfig arch/x86/Makefile arch/x86/Makefile_32.cpu \
+			scripts/checkpatch.pl
+		# What the top Makefile reads to tell the kernel's version.
+		git -C "$VS_SRC" ls-tree --name-only pristine scripts/ | grep -E '\.include$|/Makefile'
 	} | xargs git -C "$VS_SRC" archive pristine | tar -C "$dest" -xf -
 }
 
@@ -118,6 +125,7 @@ src_sound() {
 	local src out
 	out=$(in_tree "$S/source.sh" 2>&1 && in_tree PATCHES="$1" "$S/apply.sh" 2>&1) ||
 		{ printf 'the next run failed:\n%s\n' "$out"; return 1; }
+	SRC_SOUND_OUT=$out
 	src=$(echo "$IB/ksrc-${MINI##*/}-"*/src)
 	[[ -z $(git -C "$src" status --porcelain --untracked-files=no) ]] ||
 		{ echo "src is left with changes:"; git -C "$src" status --short; return 1; }
@@ -142,7 +150,7 @@ duration() {
 # For apply, the runs alternate between the series and the series
 # without its last patch, so that every run has a checkout to do.
 interrupted() {
-	local stage=$1 n=$2 i d sig at series=$VS_PATCHES other=$IB/short
+	local stage=$1 n=$2 i d sig at series=$VS_PATCHES other=$IB/short stopped_runs
 	src_sound "$series" || return 1
 	if [[ $stage == source ]]; then
 		# Forgetting what src/ was unpacked from makes source.sh do
@@ -153,6 +161,7 @@ interrupted() {
 		d=$(duration PATCHES="$other" "$S/apply.sh") || return 1
 		src_sound "$series" || return 1
 	fi
+	stopped_runs=0
 	for ((i = 1; i <= n; i++)); do
 		sig=TERM
 		((i % 2)) || sig=INT
@@ -165,9 +174,13 @@ interrupted() {
 			[[ $series == "$VS_PATCHES" ]] && series=$other || series=$VS_PATCHES
 			stopped "$sig" "$at" PATCHES="$series" "$S/apply.sh"
 		fi
+		! grep -q "stopped by SIG$sig" "$IB.out" || stopped_runs=$((stopped_runs + 1))
 		src_sound "$series" || { echo "after SIG$sig at ${at}s of ${d}s"; cat "$IB.out"; return 1; }
 	done
-	echo "$n runs of $stage stopped over its ${d}s, each followed by a good run"
+	echo "$n runs of $stage, $stopped_runs of them stopped by the signal over its ${d}s, each followed by a good run"
+	# Most points fall inside the stage: if the signal never stopped it,
+	# nothing was tested.
+	((stopped_runs * 2 >= n)) || { echo "too few runs were stopped"; return 1; }
 }
 
 # A git that, asked to check out in a work tree, first checks out half
@@ -210,7 +223,42 @@ mid_checkout() {
 	[[ -e $IB/ready ]] || { echo "the checkout never started:"; cat "$IB.out"; kill -KILL -- "-$pid"; return 1; }
 	kill "-$sig" -- "-$pid" 2>/dev/null || true
 	wait "$pid" 2>/dev/null || true
+	grep -q "stopped by SIG$sig" "$IB.out" || { echo "apply was not stopped by SIG$sig:"; cat "$IB.out"; return 1; }
 	src_sound "$series" || return 1
+	grep -q "resuming the checkout" <<<"$SRC_SOUND_OUT" ||
+		{ printf 'the next run did not say it finished the checkout:\n%s\n' "$SRC_SOUND_OUT"; return 1; }
+}
+
+# run_procs PID: the processes of the run whose outermost script was PID.
+run_procs() {
+	grep -lz "^VS_RUN_ID=$1-" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3 || true
+}
+
+# top_only SIG: a run's outermost script alone gets SIG (as from kill PID)
+# while a child of it works: every process of the run ends within a few
+# seconds, the lock is free, and the next run succeeds.
+top_only() {
+	local sig=$1 i pid left
+	src_sound "$VS_PATCHES" || return 1
+	rm -f "$IB/ready"
+	setsid "${CHILD_ENV[@]}" KSRC="$MINI" BUILD="$IB" CACHE="$IB/cache" PATH="$IB/slow:$PATH" \
+		SLOW_GIT_READY="$IB/ready" PATCHES="$IB/short" "$S/apply.sh" >"$IB.out" 2>&1 &
+	pid=$!
+	for ((i = 0; i < 300; i++)); do
+		[[ ! -e $IB/ready ]] || break
+		sleep 0.1
+	done
+	kill "-$sig" "$pid"
+	wait "$pid" 2>/dev/null || true
+	for ((i = 0; i < 50; i++)); do
+		left=$(run_procs "$pid")
+		[[ -n $left ]] || break
+		sleep 0.1
+	done
+	[[ -z $left ]] || { echo "still running after 5 s:"; ps -o pid,args -p "${left//$'\n'/,}"; kill -KILL $left; return 1; }
+	flock -n "$(echo "$IB"/ksrc-*/lock)" true || { echo "the lock is still held"; return 1; }
+	grep -q "stopped by SIG$sig" "$IB.out" || { cat "$IB.out"; return 1; }
+	src_sound "$IB/short"
 }
 
 # committed_edit_survives: a commit made in src (the documented way to
@@ -249,6 +297,10 @@ interrupt_cases() {
 		mid_checkout TERM
 	check "interrupted: apply stopped by SIGINT halfway through its checkout, the next run finishes it" \
 		mid_checkout INT
+	check "interrupted: SIGTERM to a run's top process alone ends all of it and frees the lock" \
+		top_only TERM
+	check "interrupted: SIGHUP to a run's top process alone ends all of it and frees the lock" \
+		top_only HUP
 	check "interrupted: an edit committed in src survives interrupted applies" committed_edit_survives
 	check "interrupted: the KSRC tree was never written" \
 		test "$sum" == "$(cd "$MINI" && find . -type f -printf '%P %s %T@\n' | sort | sha1sum)"

@@ -159,7 +159,7 @@ fixture_current() {
 
 usage_cases() {
 	local s
-	for s in deps source apply kernel selftests initramfs boot results patches bench host-tests test run fixtures cache glibc; do
+	for s in deps source apply kernel selftests initramfs boot results patches bench host-tests test run fixtures cache glibc neighbours; do
 		check "usage: scripts/$s.sh -h" expect 0 '^Usage: scripts/' "$S/$s.sh" -h
 	done
 }
@@ -462,4 +462,4 @@ main() {
 	((KTAP_CNT_FAIL == 0))
 }
 
-main "$@"
+vs_main "$@"

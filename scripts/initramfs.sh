@@ -109,7 +109,7 @@ main() {
 	[[ -x $BUSYBOX ]] ||
 		vs_die "$BUSYBOX not found: install Debian package busybox-static"
 	vs_need cpio cpio
-	root=$VS_BUILD/initramfs
+	root=${VS_INITRAMFS%.cpio.gz}
 	rm -rf "$root"
 	populate "$root"
 	(cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) |
@@ -118,4 +118,4 @@ main() {
 	vs_stage "initramfs: $(du -h "$VS_INITRAMFS" | cut -f1) in ${VS_INITRAMFS#"$VS_ROOT"/}"
 }
 
-main "$@"
+vs_main "$@"

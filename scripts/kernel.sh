@@ -51,7 +51,8 @@ fragments() {
 			FRAGMENTS+=("$VS_ROOT/tools-testing-selftests/vDSO/$name")
 		fi
 	done
-	[[ -z ${FLAVOUR:-} ]] || FRAGMENTS+=("$VS_ROOT/scripts/$FLAVOUR-kernel.config")
+	# FLAVOUR=stock is the test configuration on the pristine tree.
+	[[ -z ${FLAVOUR:-} || $FLAVOUR == stock ]] || FRAGMENTS+=("$VS_ROOT/scripts/$FLAVOUR-kernel.config")
 }
 
 # The options the fragments ask for, the last fragment winning, that the
@@ -106,40 +107,60 @@ build() {
 	vs_stage "kernel: $(cat "$VS_OBJ/include/config/kernel.release") built"
 }
 
-# commit_key C: what the build of commit C on its own depends on: its
-# tree (every file's content), the configuration fragments, the
-# compiler, and this recipe. Identical inputs give the identical build,
-# so a build that passed is not done again (the shared cache's
-# commit-builds/).
+# commit_key C: what the build of commit C on its own depends on: the
+# trees of C and of the commits before it in the series (every file's
+# content, and so what is still waiting to be compiled), the
+# configuration fragments, the compiler, and this recipe. Identical
+# inputs give the identical build, so a build that passed is not done
+# again (the shared cache's commit-builds/).
 commit_key() {
 	{
-		git -C "$VS_SRC" rev-parse "$1^{tree}"
+		git -C "$VS_SRC" rev-list --format=%T pristine.."$1"
 		cat "${FRAGMENTS[@]}" "$0"
 		gcc --version | head -n 1
 		printf 'W=1 bzImage %s\n' "${FLAVOUR:-}"
 	} | sha1sum | cut -c1-40
 }
 
-# compiled_changes C STAMP: every C and assembler file that commit C
-# changes (tools/ aside: kselftest builds those) was compiled by its
-# build, that is, has an output newer than STAMP: an object, a linker
-# script or a host program. A changed file that the configuration does
-# not build fails the commit. Prints the outputs checked.
-compiled_changes() {
-	local c=$1 stamp=$2 f out found
-	while read -r f; do
-		[[ $f == *.[cS] && $f != tools/* && -e $VS_SRC/$f ]] || continue
-		found=
-		for out in "${f%.[cS]}.o" "${f%.[cS]}" "${f%.c}-x32.o"; do
-			if [[ -f $VS_OBJ/$out && $VS_OBJ/$out -nt $stamp ]]; then
-				found=$out
-				break
-			fi
-		done
-		[[ -n $found ]] ||
-			vs_die "commit $(git -C "$VS_SRC" log -1 --format='%h %s' "$c") changes $f, but its build compiled nothing from it (no ${f%.[cS]}.o, linker script or program newer than the build's start in $VS_OBJ): the test configuration does not build it"
-		printf '%s\n' "$found"
-	done < <(git -C "$VS_SRC" diff --name-only "$c^" "$c")
+# compiled FILE [STAMP]: a build compiled FILE (a C, assembler or header
+# file of the tree): the dependency record (.cmd) of some output in
+# $VS_OBJ, written after STAMP when given, names it, by any of the
+# spellings kbuild writes (relative to the build folder or absolute,
+# through ../ when one file includes another).
+compiled() {
+	local want newer=()
+	want=$(realpath -m "$VS_SRC/$1")
+	[[ -z ${2:-} ]] || newer=(-newer "$2")
+	find "$VS_OBJ" -name '.*.cmd' "${newer[@]}" -print0 |
+		xargs -0 -r grep -ohE -- "[^ ]*/${1##*/}( |\$)" 2>/dev/null |
+		sed 's/ $//' | sort -u | (cd "$VS_OBJ" && xargs -r realpath -m --) |
+		grep -qxF -- "$want"
+}
+
+# changed_sources C: the C, assembler and header files that commit C
+# changes and that the kernel build compiles (tools/ is kselftest's).
+changed_sources() {
+	git -C "$VS_SRC" diff --name-only --diff-filter=AMR "$1^" "$1" |
+		grep -E '\.[chS]$' | grep -v '^tools/' || true
+}
+
+# check_compiled C STAMP: every file commit C changes was compiled by its
+# build (see compiled), or no configuration can compile it yet: a file
+# that only a later commit enables (an option nothing selects before it,
+# a file only #included by a later one; as upstream series add generic
+# code before the architecture that selects it) waits in $PENDING,
+# and every later build must compile what waits or keep it waiting.
+# Prints the new $PENDING; the caller fails when anything still waits
+# after the last commit's build.
+check_compiled() {
+	local c=$1 stamp=$2 f
+	{
+		cat "$PENDING"
+		changed_sources "$c" | sed "s|\$|	$(git -C "$VS_SRC" log -1 --format=%h "$c")|"
+	} | sort -u | while IFS=$'\t' read -r f c; do
+		[[ -n $f ]] || continue
+		compiled "$f" "$stamp" || printf '%s\t%s\n' "$f" "$c"
+	done
 }
 
 # Build each commit of the series but the last (main builds that one) in
@@ -147,18 +168,20 @@ compiled_changes() {
 # built and checked from the same inputs (commit_key) is taken from the
 # shared cache. Each commit's time goes into make test's table.
 each_commit() {
-	local head c key entry tmp stamp t0 n=0 subject compiled
-	head=$(git -C "$VS_SRC" rev-parse HEAD)
-	trap 'vs_checkout "$head"' EXIT
-	for c in $(git -C "$VS_SRC" rev-list --reverse pristine.."$head"); do
-		[[ $c == "$head" ]] && break
+	local c key entry tmp stamp t0 n=0 subject
+	EACH_HEAD=$(git -C "$VS_SRC" rev-parse HEAD)
+	trap 'vs_checkout "$EACH_HEAD"' EXIT
+	: >"$PENDING"
+	for c in $(git -C "$VS_SRC" rev-list --reverse pristine.."$EACH_HEAD"); do
+		[[ $c == "$EACH_HEAD" ]] && break
 		n=$((n + 1))
 		t0=$(date +%s)
 		subject=$(git -C "$VS_SRC" log -1 --format='%h %s' "$c")
 		key=$(commit_key "$c")
 		entry=$VS_CACHE/commit-builds/$key
 		if [[ $(head -n 1 "$entry" 2>/dev/null) == "$key" ]]; then
-			vs_stage "kernel: commit $subject on its own: built and checked before from the same tree, configuration and compiler (${entry#"$VS_CACHE"/} in $VS_CACHE)"
+			vs_stage "kernel: commit $subject on its own: built and checked before from the same trees, configuration and compiler (${entry#"$VS_CACHE"/} in $VS_CACHE)"
+			sed -n 's/^waiting //p' "$entry" >"$PENDING"
 			vs_time_log "kernel${FLAVOUR:+-$FLAVOUR}: commit $n (cached)" "$(($(date +%s) - t0))"
 			continue
 		fi
@@ -168,16 +191,33 @@ each_commit() {
 		stamp=$VS_OBJ.build-start
 		touch "$stamp"
 		build
-		compiled=$(compiled_changes "$c" "$stamp")
+		check_compiled "$c" "$stamp" >"$PENDING.new"
+		mv "$PENDING.new" "$PENDING"
+		[[ ! -s $PENDING ]] ||
+			vs_stage "kernel: no configuration compiles these yet, a later commit must: $(cut -f1 "$PENDING" | paste -sd' ')"
 		tmp=$(vs_cache_tmp commit-builds)
-		printf '%s\ncommit %s\n%s\n' "$key" "$subject" "$(sed 's/^/compiled /' <<<"$compiled")" \
-			>"$tmp/entry"
+		{
+			printf '%s\ncommit %s\n' "$key" "$subject"
+			sed 's/^/waiting /' "$PENDING"
+		} >"$tmp/entry"
 		vs_cache_put "$tmp/entry" "commit-builds/$key"
 		rmdir "$tmp"
 		vs_time_log "kernel${FLAVOUR:+-$FLAVOUR}: commit $n on its own" "$(($(date +%s) - t0))"
 	done
-	vs_checkout "$head"
+	vs_checkout "$EACH_HEAD"
 	trap - EXIT
+}
+
+# check_head: after the last commit's build, the files that wait for a
+# later commit (each_commit) and those the last commit changes are
+# compiled in the build folder.
+check_head() {
+	local left
+	[[ -f $PENDING ]] || : >"$PENDING"
+	left=$(check_compiled HEAD "" | cut -f1 | paste -sd' ')
+	rm -f "$PENDING"
+	[[ -z $left ]] ||
+		vs_die "the series changes $left, but no build of it compiled it (no dependency record in $VS_OBJ names it): the test configuration does not build it, or nothing in the series enables it"
 }
 
 main() {
@@ -193,11 +233,13 @@ main() {
 	[[ -f /usr/include/openssl/ssl.h ]] ||
 		vs_die "OpenSSL headers not found: install Debian package libssl-dev"
 	fragments
+	PENDING=$VS_OBJ.waiting
 	[[ ${1:-} != --each-commit ]] || each_commit
 	t0=$(date +%s)
 	configure
 	build
+	[[ -n ${FLAVOUR:-} ]] || check_head
 	vs_time_log "kernel${FLAVOUR:+-$FLAVOUR}: the series (HEAD)" "$(($(date +%s) - t0))"
 }
 
-main "$@"
+vs_main "$@"

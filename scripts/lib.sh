@@ -90,7 +90,7 @@ vs_logged() {
 # VS_AM (scratch work tree for git am), VS_OBJ (kernel O= folder),
 # VS_LOGS, VS_KST (kselftest install), VS_PATCHES.
 vs_init() {
-	local id
+	local id stock=
 	VS_BUILD_ROOT=${BUILD:-$VS_ROOT/build}
 	if [[ -n ${KSRC:-} ]]; then
 		[[ -d $KSRC ]] || vs_die "KSRC=$KSRC is not a directory"
@@ -107,13 +107,16 @@ vs_init() {
 	# in its own folder (the value is checked by vs_check_knobs).
 	VS_OBJ=$VS_BUILD/obj${FLAVOUR:+-$FLAVOUR}
 	VS_LOGS=$VS_BUILD/logs
-	VS_KST=$VS_BUILD/kselftest
+	# The debug and benchmark kernels boot the test kernel's kselftests;
+	# the stock kernel has its own, built from the pristine tree.
+	[[ ${FLAVOUR:-} != stock ]] || stock=-stock
+	VS_KST=$VS_BUILD/kselftest$stock
 	VS_PATCHES=${PATCHES:-$VS_ROOT/patches}
 	# The artifacts that one stage makes and the next uses.
 	VS_BZIMAGE=$VS_OBJ/arch/x86/boot/bzImage
 	VS_VMLINUX=$VS_OBJ/vmlinux
 	VS_VDSO64=$VS_OBJ/arch/x86/entry/vdso/vdso64.so
-	VS_INITRAMFS=$VS_BUILD/initramfs.cpio.gz
+	VS_INITRAMFS=$VS_BUILD/initramfs$stock.cpio.gz
 	export VS_BUILD VS_SRC VS_AM VS_OBJ VS_LOGS VS_KST VS_PATCHES \
 		VS_BZIMAGE VS_VMLINUX VS_VDSO64 VS_INITRAMFS
 	# Kbuild refuses spaces and colons in its folders, QEMU commas.
@@ -123,6 +126,9 @@ vs_init() {
 	mkdir -p "$VS_LOGS"
 	vs_lock
 	[[ ! -f $VS_BUILD/checkout || ! -d $VS_SRC/.git ]] || vs_recover_checkout
+	# FLAVOUR=stock: the pristine tree, checked out in the scratch
+	# work tree, is what gets built (neighbours.sh).
+	[[ ${FLAVOUR:-} != stock ]] || export VS_SRC=$VS_AM
 }
 
 # One run at a time per build folder; the scripts a run starts share its lock.
@@ -146,7 +152,12 @@ vs_git() {
 # vs_am_reset REV: put the scratch work tree $VS_AM at REV, whatever
 # state an earlier, interrupted git am left it in.
 vs_am_reset() {
-	git -C "$VS_AM" am --abort >/dev/null 2>&1 || true
+	local gd
+	# Only the harness works in the scratch tree, and this run holds the
+	# build folder's lock: a lock file there is a killed git's.
+	gd=$(git -C "$VS_AM" rev-parse --absolute-git-dir)
+	rm -f "$gd/index.lock" "$gd/HEAD.lock"
+	git -C "$VS_AM" am --abort >/dev/null 2>&1 || rm -rf "$gd/rebase-apply"
 	git -C "$VS_AM" rebase --abort >/dev/null 2>&1 || true
 	vs_git -C "$VS_AM" reset -q --hard "$1"
 	vs_git -C "$VS_AM" clean -q -fdx
@@ -292,7 +303,7 @@ vs_series_id() {
 # stage makes it. WHAT: source, kernel, selftests or initramfs.
 vs_require() {
 	case "$1" in
-	source) [[ -d $VS_SRC/.git && -d $VS_AM ]] ||
+	source) [[ -e $VS_SRC/.git && -d $VS_AM ]] ||
 		vs_die "no source tree in $VS_BUILD: run 'make source' first" ;;
 	kernel) [[ -f $VS_BZIMAGE && -f $VS_VDSO64 ]] ||
 		vs_die "no kernel build in $VS_OBJ: run '${FLAVOUR:+FLAVOUR=$FLAVOUR }make kernel' first" ;;
@@ -442,6 +453,18 @@ VS_BENCH_FIRST='^ *(per call +ns|vDSO sysinfo\(\) +[0-9.]+)$'
 # shellcheck disable=SC2034
 VS_BENCH_LAST='ratio vDSO sysinfo / floor'
 
+# The neighbours' suites: the kselftests of the code the series changes
+# (seccomp, the time namespaces that share the vvar fault path, x86's
+# vDSO mapping and [vvar], /proc's view of the mappings), built from the
+# tree under test by kselftest's own build and run in the test boot as
+# their own collections; COLLECTION:TEST, a TEST of '*' for all of them.
+# shellcheck disable=SC2034 # for the scripts that source this file
+VS_NEIGHBOURS=(seccomp:seccomp_bpf 'timens:*'
+	       x86:test_mremap_vdso_32 x86:test_mremap_vdso_64
+	       x86:test_vsyscall_32 x86:test_vsyscall_64 x86:test_syscall_vdso_32
+	       x86:unwind_vdso_32 x86:vdso_restorer_32
+	       proc:proc-pid-vm proc:proc-empty-vm)
+
 # The stages that prepare a guest, in order (make run, make test,
 # make bench); each is scripts/<stage>.sh.
 # shellcheck disable=SC2034 # for the scripts that source this file
@@ -463,7 +486,7 @@ VS_KNOBS=(
 	"SKIP_COMMIT_BUILDS=|non-empty: make test builds only the series' last commit"
 	"SKIP_SANITIZER=|non-empty: make test leaves out the debug kernel (lockdep, KCSAN, UBSAN)"
 	"SKIP_GLIBC=|non-empty: no patched glibc is built or installed in the guest"
-	"FLAVOUR=|bench or kcsan (nothing else): the benchmark kernel (set by make bench), or the debug kernel with lockdep, KCSAN and UBSAN (make test's last boot)"
+	"FLAVOUR=|bench, kcsan or stock (nothing else): the benchmark kernel (set by make bench), the debug kernel with lockdep, KCSAN and UBSAN (make test's last boot), or the pristine tree's kernel that the neighbours' suites are compared with (make neighbours-stock)"
 	"BUSYBOX=/bin/busybox|the static busybox of the initramfs"
 )
 
@@ -497,8 +520,8 @@ vs_check_knobs() {
 	*) vs_knob_bad ACCEL "kvm or tcg, or nothing to probe" ;;
 	esac
 	case ${FLAVOUR:-} in
-	'' | bench | kcsan) ;;
-	*) vs_die "FLAVOUR=$FLAVOUR is not a kernel flavour: use bench or kcsan, or leave it unset" ;;
+	'' | bench | kcsan | stock) ;;
+	*) vs_die "FLAVOUR=$FLAVOUR is not a kernel flavour: use bench, kcsan or stock, or leave it unset" ;;
 	esac
 	for n in TIMEOUT PROBE_TIMEOUT; do
 		[[ ${!n} =~ ^[1-9][0-9]{0,4}$ ]] && ((${!n} <= 86400)) ||
@@ -557,35 +580,65 @@ vs_args() {
 
 # The run's own signal handling: the outermost script of a run, on
 # SIGINT, SIGTERM or SIGHUP, ends every process it started (make, git,
-# QEMU) before it exits, so that no orphan holds the lock or the CPUs.
-# What a signal cuts short is finished or undone by the next run
-# (vs_recover_checkout, the stamps written after what they describe).
-vs_descendants() {
-	local p
-	for p in $(pgrep -P "$1" 2>/dev/null); do
-		printf '%s\n' "$p"
-		vs_descendants "$p"
-	done
+# QEMU), before it exits, so that no orphan holds the lock or the CPUs.
+# They are its descendants, and every process whose environment has the
+# run's VS_RUN_ID (so that one whose parent died first, a make whose
+# script was killed, is found too). The outermost script runs its main
+# in the background and waits for it (vs_main), so that a signal sent
+# to it alone is acted on at once: bash runs a trap only between
+# commands, and a wait is cut short. What a signal cuts short is finished
+# or undone by the next run (vs_recover_checkout, the stamps written
+# after what they describe).
+vs_run_pids() {
+	local e p
+	{
+		vs_descendants "$$"
+		for e in /proc/[0-9]*/environ; do
+			p=${e#/proc/}
+			p=${p%/environ}
+			grep -qzx "VS_RUN_ID=$VS_RUN_ID" "$e" 2>/dev/null && printf '%s\n' "$p"
+		done
+	} | sort -u | grep -vx -e "$$" -e "$BASHPID" | paste -sd, |
+		# Zombies are dead already: only their parent's wait removes them.
+		xargs -r ps -o pid=,stat= -p | awk '$2 !~ /^Z/ { print $1 }' || true
 }
 
 vs_on_signal() {
-	local sig=$1 code=$2 pids
+	local sig=$1 code=$2 pids i
 	trap '' INT TERM HUP
-	mapfile -t pids < <(vs_descendants "$$")
+	mapfile -t pids < <(vs_run_pids)
 	((${#pids[@]} == 0)) || kill -TERM "${pids[@]}" 2>/dev/null || true
-	sleep 1
-	mapfile -t pids < <(vs_descendants "$$")
+	# Two seconds to end cleanly (make deletes what it left half
+	# built), then no choice.
+	for ((i = 0; i < 20; i++)); do
+		mapfile -t pids < <(vs_run_pids)
+		((${#pids[@]} != 0)) || break
+		sleep 0.1
+	done
 	((${#pids[@]} == 0)) || kill -KILL "${pids[@]}" 2>/dev/null || true
 	printf 'error: stopped by SIG%s; the next run picks up where this one stopped\n' "$sig" >&2
 	exit "$code"
 }
 
 if [[ -z ${VS_TOP:-} ]]; then
-	export VS_TOP=$$
+	VS_RUN_ID=$$-$(date +%s%N)
+	export VS_TOP=$$ VS_RUN_ID
 	trap 'vs_on_signal INT 130' INT
 	trap 'vs_on_signal TERM 143' TERM
 	trap 'vs_on_signal HUP 129' HUP
 fi
+
+# vs_main ARGS...: the end of every script: main ARGS..., in the
+# background (with the terminal as its input) when this script is the
+# run's outermost, as said above.
+vs_main() {
+	if [[ $VS_TOP == "$$" ]]; then
+		main "$@" 0<&0 &
+		wait "$!"
+	else
+		main "$@"
+	fi
+}
 
 # vs_time_log NAME SECONDS: one row of make test's closing table of
 # stages and their minutes (kept in $VS_STAGE_TIMES when test.sh set it).

@@ -171,4 +171,4 @@ main() {
 	esac
 }
 
-main "$@"
+vs_main "$@"

@@ -120,4 +120,4 @@ main() {
 	((failed == 0))
 }
 
-main "$@"
+vs_main "$@"

@@ -22,4 +22,4 @@ main() {
 	"$VS_ROOT/scripts/boot.sh" test
 }
 
-main "$@"
+vs_main "$@"

@@ -1,11 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# selftests.sh: build and install the vDSO kselftests.
+# selftests.sh: build and install the vDSO kselftests and the neighbours'.
 #
 # Usage: scripts/selftests.sh [-h]     (make selftests)
 #
-# Runs kselftest's own build and install step for TARGETS=vDSO into
-# build/<tree>/kselftest (run_kselftest.sh, kselftest-list.txt, vDSO/).
+# Installs the kernel's uapi headers into the kernel build (make
+# headers), then runs kselftest's own build and install step for
+# TARGETS="vDSO seccomp timens x86 proc" into build/<tree>/kselftest
+# (run_kselftest.sh, kselftest-list.txt, one folder per collection),
+# keeping in the list the vDSO tests and the neighbours' tests that
+# VS_NEIGHBOURS in lib.sh names.
 # When the built vdso64.so exports __vdso_sysinfo, it also links
 # scripts/vdso_linked_sysinfo.c directly against that vdso64.so and
 # installs it as collection 'vsysinfo', and builds userspace/ (the
@@ -19,13 +23,38 @@ set -euo pipefail
 vs_args "" "$@"
 
 build_kselftest() {
-	vs_stage "selftests: building TARGETS=vDSO"
+	local targets n
+	targets="vDSO $(printf '%s\n' "${VS_NEIGHBOURS[@]%%:*}" | sort -u | tr '\n' ' ')"
+	vs_stage "selftests: building TARGETS=\"${targets% }\""
+	vs_logged "$VS_LOGS/headers.log" vs_kmake -s headers
 	rm -rf "$VS_KST"
 	vs_logged "$VS_LOGS/selftests.log" \
-		make -C "$VS_SRC/tools/testing/selftests" TARGETS=vDSO \
+		make -C "$VS_SRC/tools/testing/selftests" TARGETS="${targets% }" \
 		O="$VS_OBJ" install INSTALL_PATH="$VS_KST"
 	[[ -x $VS_KST/run_kselftest.sh && -s $VS_KST/kselftest-list.txt ]] ||
 		vs_die "kselftest install in $VS_KST is incomplete; see $VS_LOGS/selftests.log"
+	keep_listed >"$VS_KST/kselftest-list.new"
+	mv "$VS_KST/kselftest-list.new" "$VS_KST/kselftest-list.txt"
+	for n in "${VS_NEIGHBOURS[@]}"; do
+		[[ $n == *'*' ]] || grep -qxF "$n" "$VS_KST/kselftest-list.txt" ||
+			vs_die "the neighbours' suite has no $n in $VS_KST/kselftest-list.txt; see $VS_LOGS/selftests.log"
+	done
+}
+
+# keep_listed: the lines of kselftest-list.txt to run: vDSO's and the
+# neighbours' that VS_NEIGHBOURS names.
+keep_listed() {
+	local line n
+	while read -r line; do
+		[[ $line != vDSO:* ]] || { printf '%s\n' "$line"; continue; }
+		for n in "${VS_NEIGHBOURS[@]}"; do
+			# shellcheck disable=SC2053 # a '*' of VS_NEIGHBOURS matches
+			if [[ $line == $n ]]; then
+				printf '%s\n' "$line"
+				break
+			fi
+		done
+	done <"$VS_KST/kselftest-list.txt"
 }
 
 # The seed's method: gcc -o test test.c vdso64.so
@@ -76,6 +105,8 @@ main() {
 	vs_need gcc gcc
 	vs_need nm binutils
 	vs_need rsync rsync
+	[[ -f /usr/include/sys/capability.h ]] ||
+		vs_die "libcap headers not found (seccomp_bpf links libcap): install Debian package libcap-dev"
 	build_kselftest
 	build_linked
 	build_userspace
@@ -83,4 +114,4 @@ main() {
 	vs_stage "selftests: $(wc -l <"$VS_KST/kselftest-list.txt") tests installed in ${VS_KST#"$VS_ROOT"/}"
 }
 
-main "$@"
+vs_main "$@"

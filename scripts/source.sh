@@ -113,4 +113,4 @@ main() {
 	vs_stage "source: $(git -C "$VS_SRC" log -1 --format=%s pristine) in $VS_SRC"
 }
 
-main "$@"
+vs_main "$@"

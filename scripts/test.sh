@@ -10,7 +10,10 @@
 # source stage, 'host-tests.sh post' (W=1, a guest that panics or times
 # out) after the initramfs; then the vDSO kselftests in the guest
 # (boot.sh test: the test boot, the opt-out boot, the parameter boots),
-# the sysinfo kselftest on the sanitizer kernel (FLAVOUR=kcsan: built,
+# the neighbours' suites of that test boot compared with the stock
+# kernel's (neighbours.sh judge, which builds and boots the stock kernel
+# once when no record of it matches),
+# the sysinfo kselftest on the debug kernel (FLAVOUR=kcsan: built,
 # then booted; SKIP_SANITIZER=1 leaves it out) and a check that the
 # judge's recorded console log has this run's tests ('host-tests.sh
 # last'). Every check
@@ -19,6 +22,7 @@
 # fails counts as one failed check and skips what depends on it. The
 # last line is "N passed, N failed, N skipped"; the exit status is 0
 # only when nothing failed. SKIP_COMMIT_BUILDS=1 builds only HEAD.
+# Before that line, a table of every stage and its minutes.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -114,9 +118,11 @@ main() {
 	done
 	vs_stage "test: the vDSO kselftests in the guest"
 	timed guest "$S/boot.sh" test || true
+	vs_stage "test: the neighbours' suites against the stock kernel's"
+	timed neighbours "$S/neighbours.sh" judge || true
 	sanitizer
 	timed "host checks (last)" "$S/host-tests.sh" last || true
 	finish
 }
 
-main "$@"
+vs_main "$@"

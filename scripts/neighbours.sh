@@ -1,0 +1,188 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# neighbours.sh: the neighbours' suites with the series, against stock.
+#
+# Usage: scripts/neighbours.sh [-h] judge|stock
+#                         (make test: judge; make neighbours-stock: stock)
+#
+# The neighbours' suites are the kselftests of the code the series
+# changes (VS_NEIGHBOURS in lib.sh: seccomp_bpf, the timens collection,
+# x86's vDSO tests, /proc's mapping tests). selftests.sh builds them from
+# the tree under test and the test boot runs them; this script compares
+# their results, case by case, with the stock kernel's: the pristine
+# tree built in the same configuration, with the suites built from it.
+#
+#   judge  read the test boot's console (logs/console-test.log) and
+#          print one KTAP result per suite program: every case that
+#          passes on stock passes with the series (a case that passes on
+#          stock and is skipped with the series fails too). The stock
+#          record is scripts/testdata/neighbours-stock.txt when it was
+#          made from the same pristine tree, configuration, suites and
+#          compiler (its KEY line says), else the shared cache's
+#          CACHE/neighbours-stock/KEY, else 'stock' runs first.
+#   stock  build the pristine tree's kernel and suites (FLAVOUR=stock:
+#          build/<tree>/obj-stock from the scratch work tree am/ at
+#          'pristine'), boot it with only the neighbours' suites, and
+#          record the results in the shared cache as CACHE/
+#          neighbours-stock/KEY ('make fixtures' copies it into
+#          scripts/testdata/).
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+vs_args "judge stock" "$@"
+
+S=$VS_ROOT/scripts
+RECORD=$S/testdata/neighbours-stock.txt
+
+# stock_key: what the stock results depend on.
+stock_key() {
+	local head f
+	head=$(vs_applied_head)
+	{
+		git -C "$VS_SRC" rev-parse "pristine^{tree}"
+		cat "$S/test-kernel.config"
+		for f in config config.x86_64; do
+			git -C "$VS_SRC" show "$head:tools/testing/selftests/vDSO/$f" 2>/dev/null || true
+		done
+		printf '%s\n' "${VS_NEIGHBOURS[@]}"
+		gcc --version | head -n 1
+	} | sha1sum | cut -c1-40
+}
+
+# cases LOG: the neighbours' results in a console log, one per line:
+# "COLL:PROG<tab>R" for a program and "COLL:PROG:CASE<tab>R" for each of
+# its own results (kselftest prints a program's output, its TAP
+# included, as "# " lines before the program's result), R being P, F or
+# S.
+cases() {
+	local colls
+	colls=$(printf '%s\n' "${VS_NEIGHBOURS[@]%%:*}" | sort -u | paste -sd' ')
+	tr -d '\r' <"$1" | sed -n '/VSYSINFO-KTAP-BEGIN/,/VSYSINFO-KTAP-END/p' |
+	awk -v colls=" $colls " '
+	function res(line) { return line ~ /# *[Ss][Kk][Ii][Pp]/ ? "S" : (line ~ /^(# )?not ok/ ? "F" : "P") }
+	/^# (not )?ok [0-9]+ / {
+		name = $0
+		sub(/^# (not )?ok [0-9]+ /, "", name)
+		sub(/ *#.*/, "", name)
+		buf[n++] = name "\t" res($0)
+		next
+	}
+	/^(not )?ok [0-9]+ selftests: / {
+		split($0, f, "selftests: ")
+		name = f[2]
+		sub(/ *#.*/, "", name)
+		split(name, cp, ": ")
+		if (index(colls, " " cp[1] " ")) {
+			prog = cp[1] ":" cp[2]
+			print prog "\t" res($0)
+			for (i = 0; i < n; i++) print prog ":" buf[i]
+		}
+		n = 0
+		next
+	}'
+}
+
+# find_record KEY: the stock record for KEY, or nothing.
+find_record() {
+	if [[ -f $RECORD && $(sed -n 's/^# key //p' "$RECORD") == "$1" ]]; then
+		echo "$RECORD"
+	elif [[ $(sed -n 's/^# key //p' "$VS_CACHE/neighbours-stock/$1" 2>/dev/null) == "$1" ]]; then
+		echo "$VS_CACHE/neighbours-stock/$1"
+	fi
+}
+
+stock() {
+	local key log=$VS_LOGS/console-test-stock.log tmp version t0=$SECONDS stage
+	key=$(stock_key)
+	vs_stage "neighbours: the stock kernel: the pristine tree and its suites, same configuration"
+	vs_am_reset pristine
+	for stage in kernel selftests initramfs; do
+		FLAVOUR=stock "$S/$stage.sh"
+	done
+	FLAVOUR=stock "$S/boot.sh" test >"$VS_LOGS/neighbours-stock.log" 2>&1 || true
+	grep -q VSYSINFO-DONE "$log" 2>/dev/null || {
+		tail -n 30 "$VS_LOGS/neighbours-stock.log" >&2
+		vs_die "the stock kernel's boot did not finish; see $VS_LOGS/neighbours-stock.log and $log"
+	}
+	version=$(make -s -C "$VS_AM" kernelversion)
+	tmp=$(vs_cache_tmp neighbours-stock)
+	{
+		printf '# key %s\n' "$key"
+		printf '# The neighbours'"'"' suites on Linux %s as released (pristine), %s\n' \
+			"$version" "$(date -u +%Y-%m-%d)"
+		cases "$log"
+	} >"$tmp/record"
+	vs_cache_put "$tmp/record" "neighbours-stock/$key"
+	rmdir "$tmp"
+	vs_time_log "neighbours: the stock kernel, built and booted" "$((SECONDS - t0))"
+	vs_stage "neighbours: stock results recorded in $VS_CACHE/neighbours-stock/$key"
+}
+
+# compare RECORD NOW: one line per program of the stock record:
+# "PROG<tab>STOCK<tab>NOW<tab>N<tab>LOST": its result on stock and with
+# the series (- when it did not run), the number of its cases that pass
+# on stock, and those of them that do not pass with the series.
+compare() {
+	awk -F'\t' '
+	NR == FNR { now[$1] = $2; next }
+	/^#/ { next }
+	{
+		split($1, p, ":")
+		prog = p[1] ":" p[2]
+		if (!(prog in order)) { order[prog] = ++np; names[np] = prog }
+		if ($1 == prog) { stock[prog] = $2; next }
+		if ($2 != "P") next
+		total[prog]++
+		if (now[$1] != "P") lost[prog] = lost[prog] " [" substr($1, length(prog) + 2) "]"
+	}
+	END {
+		for (i = 1; i <= np; i++) {
+			prog = names[i]
+			printf "%s\t%s\t%s\t%d\t%s\n", prog, stock[prog], (prog in now) ? now[prog] : "-",
+				total[prog], lost[prog]
+		}
+	}' <(printf '%s\n' "$2") "$1"
+}
+
+judge() {
+	local key record log=$VS_LOGS/console-test.log prog st nw total lost name
+	key=$(stock_key)
+	record=$(find_record "$key")
+	if [[ -z $record ]]; then
+		stock >&2
+		record=$(find_record "$key")
+	fi
+	[[ -f $log ]] || vs_die "no test boot in $log: run make run first"
+	vs_ktap
+	ktap_print_header
+	ktap_print_msg "stock reference: $(sed -n '2s/^# //p' "$record") (${record#"$VS_ROOT"/})"
+	while IFS=$'\t' read -r prog st nw total lost; do
+		name="neighbours: ${prog/:/: }: passes what it passes on stock"
+		[[ $st != P || $nw == P ]] || lost="(the program itself)$lost"
+		if [[ $nw == - ]]; then
+			ktap_print_msg "$prog did not run with the series"
+			ktap_test_fail "$name"
+		elif [[ -n $lost ]]; then
+			ktap_print_msg "$prog passes on stock, not with the series:$lost"
+			ktap_test_fail "$name"
+		else
+			ktap_print_msg "$prog: all $total of its cases that pass on stock pass (the program: $st on stock, $nw now)"
+			ktap_test_pass "$name"
+		fi
+	done < <(compare "$record" "$(cases "$log")")
+	ktap_set_plan $((KTAP_TESTNO - 1))
+	ktap_print_totals
+	((KTAP_CNT_FAIL == 0))
+}
+
+main() {
+	vs_init
+	vs_require source
+	case "${1:-}" in
+	judge) judge ;;
+	stock) stock ;;
+	*) vs_usage; vs_die "neighbours.sh needs judge or stock" ;;
+	esac
+}
+
+vs_main "$@"
