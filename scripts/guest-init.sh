@@ -3,11 +3,10 @@
 # /init of the test initramfs (busybox sh). The mode comes from the
 # kernel command line: vsysinfo.mode=test|bench|shell|probe.
 #   test   run_kselftest.sh for the vDSO, vsysinfo and glibc collections
-#          and the neighbours' suites (seccomp, timens, x86, proc) that are
-#          installed (or, with vsysinfo.tests=COLL:TEST,..., only those
-#          tests; with vsysinfo.collections=COLL,..., only those
-#          collections), then the kernel log; vsysinfo.timeout=SECS is the
-#          per-test timeout (default 45)
+#          that are installed (or, with vsysinfo.tests=COLL:TEST,...,
+#          only those tests; with vsysinfo.collections=COLL,..., those
+#          collections: the neighbours' suites), then the kernel log;
+#          vsysinfo.timeout=SECS is the per-test timeout (default 45)
 #   bench  the vdso_test_sysinfo benchmarks (64-bit, 32-bit, x32) and,
 #          when installed, the preload library's and the patched glibc's
 #   shell  an interactive shell on the console
@@ -35,7 +34,7 @@ ln -sf /proc/self/fd/2 /dev/stderr
 mode=shell
 timeout=45
 tests=
-collections="vDSO vsysinfo glibc seccomp timens x86 proc"
+collections="vDSO vsysinfo glibc"
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	vsysinfo.mode=*) mode=${arg#vsysinfo.mode=} ;;

@@ -261,16 +261,26 @@ host_runs_userspace_test() {
 		{ echo "the host kernel maps no vDSO (AT_SYSINFO_EHDR)"; return 1; }
 }
 
+# checkpatch.pl --strict on every patch, $VS_JOBS at a time.
 checkpatch() {
-	local p out rc=0
+	local p d n=0 rc=0
+	d=$(mktemp -d)
 	while read -r p; do
 		# Debian's python3 has ply and git for scripts/spdxcheck.py.
-		out=$(cd "$VS_SRC" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict "$p" 2>&1) || true
-		if ! grep -q 'total: 0 errors, 0 warnings, 0 checks' <<<"$out"; then
-			printf '%s:\n%s\n' "$(basename "$p")" "$out"
+		(cd "$VS_SRC" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict "$p" \
+			>"$d/$(basename "$p").out" 2>&1) &
+		n=$((n + 1))
+		((n % VS_JOBS)) || wait
+	done < <(vs_series)
+	wait
+	for p in "$d"/*.out; do
+		[[ -e $p ]] || continue
+		if ! grep -q 'total: 0 errors, 0 warnings, 0 checks' "$p"; then
+			printf '%s:\n%s\n' "$(basename "$p" .out)" "$(cat "$p")"
 			rc=1
 		fi
-	done < <(vs_series)
+	done
+	rm -rf "$d"
 	return "$rc"
 }
 

@@ -126,9 +126,17 @@ vs_init() {
 	mkdir -p "$VS_LOGS"
 	vs_lock
 	[[ ! -f $VS_BUILD/checkout || ! -d $VS_SRC/.git ]] || vs_recover_checkout
-	# FLAVOUR=stock: the pristine tree, checked out in the scratch
-	# work tree, is what gets built (neighbours.sh).
-	[[ ${FLAVOUR:-} != stock ]] || export VS_SRC=$VS_AM
+	# FLAVOUR=stock: the pristine tree, in a work tree of its own at the
+	# same depth as src/ and obj/, so that ccache finds the objects of
+	# every file the series does not change (neighbours.sh).
+	if [[ ${FLAVOUR:-} == stock ]]; then
+		VS_SRC=$VS_BUILD/stock/src
+		VS_OBJ=$VS_BUILD/stock/obj
+		VS_BZIMAGE=$VS_OBJ/arch/x86/boot/bzImage
+		VS_VMLINUX=$VS_OBJ/vmlinux
+		VS_VDSO64=$VS_OBJ/arch/x86/entry/vdso/vdso64.so
+		export VS_SRC VS_OBJ VS_BZIMAGE VS_VMLINUX VS_VDSO64
+	fi
 }
 
 # One run at a time per build folder; the scripts a run starts share its lock.
@@ -452,6 +460,11 @@ vs_ktap() {
 VS_BENCH_FIRST='^ *(per call +ns|vDSO sysinfo\(\) +[0-9.]+)$'
 # shellcheck disable=SC2034
 VS_BENCH_LAST='ratio vDSO sysinfo / floor'
+
+# Lines of a kernel log that mean the kernel is broken even when every
+# test passed (results.sh; neighbours.sh compares them with stock's).
+# shellcheck disable=SC2034 # for the scripts that source this file
+VS_KERNEL_BAD='(WARNING:|BUG:|kernel BUG at|Oops|general protection fault|Kernel panic|possible recursive locking|possible circular locking|inconsistent lock state|suspicious RCU usage|Invalid wait context|Call Trace:|UBSAN:|INFO: task .* blocked)'
 
 # The neighbours' suites: the kselftests of the code the series changes
 # (seccomp, the time namespaces that share the vvar fault path, x86's

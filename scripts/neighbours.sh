@@ -12,17 +12,20 @@
 # their results, case by case, with the stock kernel's: the pristine
 # tree built in the same configuration, with the suites built from it.
 #
-#   judge  read the test boot's console (logs/console-test.log) and
-#          print one KTAP result per suite program: every case that
-#          passes on stock passes with the series (a case that passes on
-#          stock and is skipped with the series fails too). The stock
+#   judge  read the neighbours' boot's console (logs/console-test-
+#          neighbours.log, boot.sh test) and print one KTAP result per
+#          suite program: every case that passes on stock passes with the
+#          series (a case that passes on stock and is skipped with the
+#          series fails too); and one for the kernel log: no WARNING, BUG,
+#          Oops or lockdep report that stock's does not have (numbers
+#          and addresses aside). The stock
 #          record is scripts/testdata/neighbours-stock.txt when it was
 #          made from the same pristine tree, configuration, suites and
 #          compiler (its KEY line says), else the shared cache's
 #          CACHE/neighbours-stock/KEY, else 'stock' runs first.
 #   stock  build the pristine tree's kernel and suites (FLAVOUR=stock:
-#          build/<tree>/obj-stock from the scratch work tree am/ at
-#          'pristine'), boot it with only the neighbours' suites, and
+#          build/<tree>/stock/obj from the work tree build/<tree>/stock/src
+#          at 'pristine'), boot it with only the neighbours' suites, and
 #          record the results in the shared cache as CACHE/
 #          neighbours-stock/KEY ('make fixtures' copies it into
 #          scripts/testdata/).
@@ -82,6 +85,15 @@ cases() {
 	}'
 }
 
+# kernel_reports LOG: the kernel log's reports (VS_KERNEL_BAD), without
+# time stamps, addresses and numbers, once each.
+kernel_reports() {
+	tr -d '\r' <"$1" | sed -n '/^VSYSINFO-DMESG-BEGIN/,/^VSYSINFO-DMESG-END/p' |
+		{ grep -E -- "$VS_KERNEL_BAD" || true; } |
+		sed -E 's/^\[ *[0-9.]+\] //; s/0x[0-9a-f]+/ADDR/g; s/[0-9a-f]{8,}/ADDR/g; s/[0-9]+/N/g' |
+		sort -u | sed 's/^/kernel-log\t/'
+}
+
 # find_record KEY: the stock record for KEY, or nothing.
 find_record() {
 	if [[ -f $RECORD && $(sed -n 's/^# key //p' "$RECORD") == "$1" ]]; then
@@ -95,7 +107,13 @@ stock() {
 	local key log=$VS_LOGS/console-test-stock.log tmp version t0=$SECONDS stage
 	key=$(stock_key)
 	vs_stage "neighbours: the stock kernel: the pristine tree and its suites, same configuration"
-	vs_am_reset pristine
+	if ! git -C "$VS_BUILD/stock/src" rev-parse --git-dir >/dev/null 2>&1; then
+		rm -rf "$VS_BUILD/stock"
+		git -C "$VS_SRC" worktree prune
+		vs_git -C "$VS_SRC" worktree add -q --detach "$VS_BUILD/stock/src" pristine
+	fi
+	rm -f "$(git -C "$VS_BUILD/stock/src" rev-parse --absolute-git-dir)/index.lock"
+	vs_git -C "$VS_BUILD/stock/src" checkout -q -f --detach pristine
 	for stage in kernel selftests initramfs; do
 		FLAVOUR=stock "$S/$stage.sh"
 	done
@@ -104,13 +122,14 @@ stock() {
 		tail -n 30 "$VS_LOGS/neighbours-stock.log" >&2
 		vs_die "the stock kernel's boot did not finish; see $VS_LOGS/neighbours-stock.log and $log"
 	}
-	version=$(make -s -C "$VS_AM" kernelversion)
+	version=$(make -s -C "$VS_BUILD/stock/src" kernelversion)
 	tmp=$(vs_cache_tmp neighbours-stock)
 	{
 		printf '# key %s\n' "$key"
 		printf '# The neighbours'"'"' suites on Linux %s as released (pristine), %s\n' \
 			"$version" "$(date -u +%Y-%m-%d)"
 		cases "$log"
+		kernel_reports "$log"
 	} >"$tmp/record"
 	vs_cache_put "$tmp/record" "neighbours-stock/$key"
 	rmdir "$tmp"
@@ -125,7 +144,7 @@ stock() {
 compare() {
 	awk -F'\t' '
 	NR == FNR { now[$1] = $2; next }
-	/^#/ { next }
+	/^#/ || /^kernel-log\t/ { next }
 	{
 		split($1, p, ":")
 		prog = p[1] ":" p[2]
@@ -145,14 +164,14 @@ compare() {
 }
 
 judge() {
-	local key record log=$VS_LOGS/console-test.log prog st nw total lost name
+	local key record log=$VS_LOGS/console-test-neighbours.log prog st nw total lost name new
 	key=$(stock_key)
 	record=$(find_record "$key")
 	if [[ -z $record ]]; then
 		stock >&2
 		record=$(find_record "$key")
 	fi
-	[[ -f $log ]] || vs_die "no test boot in $log: run make run first"
+	[[ -f $log ]] || vs_die "no boot of the neighbours' suites in $log: run make run first"
 	vs_ktap
 	ktap_print_header
 	ktap_print_msg "stock reference: $(sed -n '2s/^# //p' "$record") (${record#"$VS_ROOT"/})"
@@ -170,6 +189,18 @@ judge() {
 			ktap_test_pass "$name"
 		fi
 	done < <(compare "$record" "$(cases "$log")")
+	name="neighbours: kernel log: no report the stock kernel does not make"
+	if ! grep -q '^VSYSINFO-DMESG-END' <(tr -d '\r' <"$log"); then
+		ktap_print_msg "the guest did not dump its kernel log"
+		ktap_test_fail "$name"
+	elif new=$(kernel_reports "$log" | grep -vxF -f <(grep '^kernel-log' "$record") | cut -f2-) &&
+	     [[ -n $new ]]; then
+		ktap_print_msg "reports that stock's kernel log does not have: $(paste -sd'|' <<<"$new")"
+		ktap_test_fail "$name"
+	else
+		ktap_print_msg "stock's own reports, there with the series too: $(grep -c '^kernel-log' "$record" || true)"
+		ktap_test_pass "$name"
+	fi
 	ktap_set_plan $((KTAP_TESTNO - 1))
 	ktap_print_totals
 	((KTAP_CNT_FAIL == 0))

@@ -23,9 +23,6 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 vs_want_help "${1:-}"
 
-# Lines of a kernel log that mean the kernel is broken even when every
-# test passed.
-KERNEL_BAD='(WARNING:|BUG:|kernel BUG at|Oops|general protection fault|Kernel panic|possible recursive locking|possible circular locking|inconsistent lock state|suspicious RCU usage|Invalid wait context|Call Trace:|UBSAN:|INFO: task .* blocked)'
 
 # parse_ktap LOG: one record per line: "P name", "S name", "F name", or
 # "D text" (output of the failed test before it).
@@ -79,7 +76,7 @@ parse_ktap() {
 check_kernel_log() {
 	local dmesg bad
 	dmesg=$(tr -d '\r' <"$1" | sed -n '/^VSYSINFO-DMESG-BEGIN/,/^VSYSINFO-DMESG-END/p')
-	bad=$({ grep -E -- "$KERNEL_BAD" <<<"$dmesg" || true
+	bad=$({ grep -E -- "$VS_KERNEL_BAD" <<<"$dmesg" || true
 		tr -d '\r' <"$1" | grep -F 'Kernel panic' || true; } | sort -u)
 	if [[ -n $bad ]]; then
 		head -n 40 <<<"$bad" | sed 's/^/D /'

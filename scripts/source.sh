@@ -104,7 +104,7 @@ main() {
 	fetch_source "$tmp/src"
 	commit_pristine "$tmp/src"
 	rm -rf "$VS_SRC" "$VS_AM" "$VS_BUILD"/obj "$VS_BUILD"/obj-* "$VS_BUILD"/obj*.config-stamp \
-		"$VS_BUILD/applied"
+		"$VS_BUILD/applied" "$VS_BUILD/stock"
 	mv "$tmp/src" "$VS_SRC"
 	mv "$tmp/am" "$VS_AM"
 	rmdir "$tmp"
