@@ -88,7 +88,9 @@ mini_tree() {
 	local dest=$1
 	mkdir -p "$dest"
 	{
-		git -C "$VS_SRC" diff --name-only pristine "$(vs_applied_head)" |
+		# The files the patches change (read from the patches: this
+		# runs before make apply on a fresh clone).
+		vs_series | xargs sed -n 's|^--- a/||p' | sort -u |
 			while read -r f; do
 				if git -C "$VS_SRC" cat-file -e "pristine:$f" 2>/dev/null; then
 					printf '%s\n' "$f"

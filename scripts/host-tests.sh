@@ -462,12 +462,15 @@ main() {
 	esac
 	vs_ktap
 	ktap_print_header
+	# A check group that stops half way must not pass for a short one.
+	trap 'ktap_test_fail "host checks ($what): ran to the end (this script stopped at the check after $((KTAP_TESTNO - 1)))"' EXIT
 	case "$what" in
 	pre) pre ;;
 	post) post ;;
 	last) last ;;
 	all) pre; post; last ;;
 	esac
+	trap - EXIT
 	ktap_set_plan $((KTAP_TESTNO - 1))
 	ktap_print_totals
 	((KTAP_CNT_FAIL == 0))

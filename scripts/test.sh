@@ -38,10 +38,17 @@ counted() {
 
 # timed NAME CMD...: counted, with CMD's time in the closing table.
 timed() {
-	local name=$1 t0=$SECONDS rc=0
+	local name=$1 t0=$SECONDS rc=0 failed
 	shift
+	failed=$(grep -c '^not ok ' "$RESULTS" || true)
 	counted "$@" || rc=$?
 	vs_time_log "$name" "$((SECONDS - t0))"
+	# A failure must be counted even when CMD died before saying so (a
+	# stage says it itself, below).
+	if ((rc != 0)) && [[ -z ${TIMED_STAGE:-} ]] &&
+	   (($(grep -c '^not ok ' "$RESULTS" || true) == failed)); then
+		counted printf 'not ok - %s failed without a result (exit status %s; see above)\n' "$name" "$rc"
+	fi
 	return "$rc"
 }
 
@@ -49,7 +56,7 @@ timed() {
 stage() {
 	local name=$1
 	shift
-	timed "$name" "$@" && return 0
+	TIMED_STAGE=1 timed "$name" "$@" && return 0
 	counted printf 'not ok - stage %s failed\n' "$name"
 	return 1
 }
