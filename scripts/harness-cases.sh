@@ -211,18 +211,30 @@ SHIM
 
 # mid_checkout SIG: apply stopped with half of its checkout done, then a
 # plain apply, which must finish that checkout and say so.
-mid_checkout() {
-	local sig=$1 i pid series=$IB/short
+# slow_apply: from the full series, start applying the short one, with
+# slow_git, in a process group of its own (PID), and return once its
+# checkout is half done.
+slow_apply() {
+	local i
 	src_sound "$VS_PATCHES" || return 1
 	rm -f "$IB/ready"
 	setsid "${CHILD_ENV[@]}" KSRC="$MINI" BUILD="$IB" CACHE="$IB/cache" PATH="$IB/slow:$PATH" \
-		SLOW_GIT_READY="$IB/ready" PATCHES="$series" "$S/apply.sh" >"$IB.out" 2>&1 &
-	pid=$!
+		SLOW_GIT_READY="$IB/ready" PATCHES="$IB/short" "$S/apply.sh" >"$IB.out" 2>&1 &
+	PID=$!
 	for ((i = 0; i < 300; i++)); do
-		[[ ! -e $IB/ready ]] || break
+		[[ ! -e $IB/ready ]] || return 0
 		sleep 0.1
 	done
-	[[ -e $IB/ready ]] || { echo "the checkout never started:"; cat "$IB.out"; kill -KILL -- "-$pid"; return 1; }
+	echo "the checkout never started:"
+	cat "$IB.out"
+	kill -KILL -- "-$PID"
+	return 1
+}
+
+mid_checkout() {
+	local sig=$1 pid series=$IB/short
+	slow_apply || return 1
+	pid=$PID
 	kill "-$sig" -- "-$pid" 2>/dev/null || true
 	wait "$pid" 2>/dev/null || true
 	grep -q "stopped by SIG$sig" "$IB.out" || { echo "apply was not stopped by SIG$sig:"; cat "$IB.out"; return 1; }
@@ -241,15 +253,8 @@ run_procs() {
 # seconds, the lock is free, and the next run succeeds.
 top_only() {
 	local sig=$1 i pid left
-	src_sound "$VS_PATCHES" || return 1
-	rm -f "$IB/ready"
-	setsid "${CHILD_ENV[@]}" KSRC="$MINI" BUILD="$IB" CACHE="$IB/cache" PATH="$IB/slow:$PATH" \
-		SLOW_GIT_READY="$IB/ready" PATCHES="$IB/short" "$S/apply.sh" >"$IB.out" 2>&1 &
-	pid=$!
-	for ((i = 0; i < 300; i++)); do
-		[[ ! -e $IB/ready ]] || break
-		sleep 0.1
-	done
+	slow_apply || return 1
+	pid=$PID
 	kill "-$sig" "$pid"
 	wait "$pid" 2>/dev/null || true
 	for ((i = 0; i < 50; i++)); do
