@@ -602,16 +602,29 @@ vs_args() {
 # commands, and a wait is cut short. What a signal cuts short is finished
 # or undone by the next run (vs_recover_checkout, the stamps written
 # after what they describe).
+# vs_descendants PID SELF: PID's descendants, but SELF (the subshell
+# that asks) and what it runs.
+vs_descendants() {
+	local p
+	for p in $(pgrep -P "$1" 2>/dev/null); do
+		[[ $p != "$2" ]] || continue
+		printf '%s\n' "$p"
+		vs_descendants "$p" "$2"
+	done
+}
+
 vs_run_pids() {
-	local e p
+	local e p self=$BASHPID id=$VS_RUN_ID
+	# Always called in a subshell: the tools below must not carry the id.
+	unset VS_RUN_ID
 	{
-		vs_descendants "$$"
+		vs_descendants "$$" "$self"
 		for e in /proc/[0-9]*/environ; do
 			p=${e#/proc/}
 			p=${p%/environ}
-			grep -qzx "VS_RUN_ID=$VS_RUN_ID" "$e" 2>/dev/null && printf '%s\n' "$p"
+			grep -qzx "VS_RUN_ID=$id" "$e" 2>/dev/null && printf '%s\n' "$p"
 		done
-	} | sort -u | grep -vx -e "$$" -e "$BASHPID" | paste -sd, |
+	} | sort -u | grep -vx -e "$$" -e "$self" | paste -sd, |
 		# Zombies are dead already: only their parent's wait removes them.
 		xargs -r ps -o pid=,stat= -p | awk '$2 !~ /^Z/ { print $1 }' || true
 }

@@ -84,7 +84,7 @@ commit_pristine() {
 }
 
 main() {
-	local id tmp
+	local id tmp old d
 	vs_init
 	[[ -z ${KSRC:-} ]] || check_ksrc
 	id=$(source_id)
@@ -99,17 +99,25 @@ main() {
 	# interrupted run leaves nothing half-done behind.
 	rm -f "$VS_BUILD/source.id"
 	tmp=$VS_BUILD/new
-	rm -rf "$tmp"
+	old=$VS_BUILD/old
+	rm -rf "$tmp" "$old"
 	mkdir -p "$tmp"
 	fetch_source "$tmp/src"
 	commit_pristine "$tmp/src"
-	rm -rf "$VS_SRC" "$VS_AM" "$VS_BUILD"/obj "$VS_BUILD"/obj-* "$VS_BUILD"/obj*.config-stamp \
-		"$VS_BUILD/applied" "$VS_BUILD/stock"
+	# Renames only, so that a run stopped here leaves either the old
+	# tree or none in src/, never half of one; what is replaced is
+	# removed last.
+	mkdir -p "$old"
+	for d in "$VS_SRC" "$VS_AM" "$VS_BUILD"/obj "$VS_BUILD"/obj-* "$VS_BUILD/stock"; do
+		[[ ! -e $d ]] || mv "$d" "$old/"
+	done
+	rm -f "$VS_BUILD"/obj*.config-stamp "$VS_BUILD/applied"
 	mv "$tmp/src" "$VS_SRC"
 	mv "$tmp/am" "$VS_AM"
 	rmdir "$tmp"
 	git -C "$VS_SRC" worktree repair "$VS_AM" >/dev/null 2>&1
 	printf '%s\n' "$id" >"$VS_BUILD/source.id"
+	rm -rf "$old"
 	vs_stage "source: $(git -C "$VS_SRC" log -1 --format=%s pristine) in $VS_SRC"
 }
 
