@@ -1,17 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The kernel side of the vDSO sysinfo(): a copy of what sysinfo(2)
- * returns, published every VDSO_SYSINFO_PERIOD_MS milliseconds.
+ * returns, published every VDSO_SYSINFO_PERIOD_MS milliseconds while
+ * somebody reads it.
  *
- * Publication is driven from update_vsyscall(), but the counters are not
- * gathered there: update_vsyscall() runs inside the timekeeper's write
- * section, with interrupts off, where every ktime_get*() reader on every
- * CPU waits. All it does is compare jiffies (which the tick has just
- * advanced on this CPU) with vdso_sysinfo_due and, once a period, queue a
- * lazy irq_work. That work runs when the timekeeper lock
- * has been dropped (on the same tick's update_process_times(), or in the
- * irq_work thread on PREEMPT_RT), takes vdso_sysinfo_lock, sets the next
- * due time and rewrites the snapshot under its own sequence count:
+ * Publication on demand. The kernel cannot see a vDSO read, but it sees
+ * the system call: every sysinfo(2) call (do_sysinfo()) notes the time
+ * in vdso_sysinfo_demanded and, when the publisher is stopped, publishes
+ * at once and starts it. The publisher stops VDSO_SYSINFO_LINGER_MS
+ * after the last system call and marks the snapshot not valid; the next
+ * vDSO read then makes the system call, which starts it again. So a
+ * process that reads in a loop pays one system call about every
+ * VDSO_SYSINFO_LINGER_MS, and a machine where nobody calls sysinfo()
+ * pays one load and branch on each timekeeping update: no irq_work, no
+ * block device walk, no cache line written.
+ *
+ * While it runs, publication is driven from update_vsyscall(), but the
+ * counters are not gathered there: update_vsyscall() runs inside the
+ * timekeeper's write section, with interrupts off, where every
+ * ktime_get*() reader on every CPU waits. All it does is check that the
+ * publisher runs and, while it does (vdso_sysinfo_tick()), rewrite the
+ * uptime next to the snapshot, compare jiffies (which the tick has just
+ * advanced on this CPU) with the due time and, once a period, queue a
+ * lazy irq_work. That work runs when the timekeeper lock has been
+ * dropped (on the same tick's update_process_times(), or in the irq_work
+ * thread on PREEMPT_RT), takes vdso_sysinfo_lock, stops the publisher or
+ * sets the next due time, and rewrites the snapshot under its own
+ * sequence count, from:
  *
  *   loads	avenrun[], as get_avenrun() reports it.
  *   procs	nr_threads.
@@ -27,43 +42,55 @@
  *		swapoff is in progress, when si_swapinfo() also counts the
  *		pages still in use on the area being removed.
  *   bufferram	nr_blockdev_pages() walks every block device inode under a
- *		spinlock_t, which is not allowed in an irq_work. A deferrable
- *		work item samples it about once a second, without waking an
- *		idle CPU for it, and the last sample is published.
+ *		spinlock_t, which is not allowed in an irq_work. The system
+ *		call that starts the publisher hands over the value it has
+ *		just computed, and while the publisher runs a work item
+ *		samples it once a second (not deferrable: it runs only while
+ *		somebody reads, and must not wait for an idle CPU to wake).
  *
  * So the counters are at most one period old (the period rounded to
  * whole ticks, plus the time to the irq_work), bufferram about a second
- * or, on an idle machine, until a CPU wakes up. The uptime is not in the
- * snapshot: readers compute it from CLOCK_BOOTTIME's base in the clock
- * data, which is at most one tick old. The memory sizes are scaled to
- * bytes and mem_unit is set to 1 exactly when do_sysinfo() would do so,
- * and the snapshot is published a second time in the layout and scaling
- * of compat_sys_sysinfo() for 32-bit readers.
+ * (plus the time for a worker to run). The publication's time is kept
+ * (in jiffies), and once the snapshot is older than
+ * VDSO_SYSINFO_MAX_AGE_MS the timekeeping update sets the uptime to 0,
+ * which readers take as no snapshot: a publisher that stopped running
+ * (an irq_work stuck pending on an offline CPU, a starved irq_work
+ * thread) costs speed, never correctness. The uptime is CLOCK_BOOTTIME's
+ * coarse base rounded up, rewritten on every timekeeping update from
+ * CLOCK_MONOTONIC's coarse base, which the kernel updates whatever the
+ * clocksource, and the boot offset, which update_vsyscall() keeps in the
+ * same page for readers in a time namespace. The memory sizes are scaled
+ * to bytes and mem_unit is set to 1 exactly when do_sysinfo() would do
+ * so, and the snapshot is published a second time in the layout and
+ * scaling of compat_sys_sysinfo() for 32-bit readers.
  *
  * The sysctl kernel.vdso_sysinfo (0 or 1, root only) switches the
- * snapshot off and on at run time, and vdso_sysinfo= on the kernel command
- * line sets it at boot. While it is off the snapshot is cleared (every
- * field zero, not valid), so that the vDSO makes the sysinfo system call
- * every time and the page holds nothing to read: for administrators whose
- * audit rules or tools must see every sysinfo() call. Tasks behind a
- * seccomp filter that decides on sysinfo do not need it: the vDSO shows
- * them a page of zeroes instead of the snapshot. The snapshot is first
- * published after the first bufferram sample, at late_initcall time.
+ * snapshot off and on at run time; sysctl.kernel.vdso_sysinfo=0 on the
+ * kernel command line is applied before the first user space process
+ * runs, so before anything can have been published. While it is off the
+ * snapshot is cleared (every field zero, not valid) and nothing is
+ * published, so that the vDSO makes the sysinfo system call every time
+ * and the page holds nothing to read: for administrators whose audit
+ * rules or tools must see every sysinfo() call. Tasks behind a seccomp
+ * filter that decides on sysinfo do not need it: the vDSO shows them a
+ * page of zeroes instead of the snapshot.
  */
 
 #include <linux/blkdev.h>
 #include <linux/cache.h>
+#include <linux/debugfs.h>
 #include <linux/highmem.h>
 #include <linux/init.h>
 #include <linux/irq_work.h>
 #include <linux/jiffies.h>
-#include <linux/kstrtox.h>
 #include <linux/mm.h>
 #include <linux/sched/loadavg.h>
 #include <linux/sched/stat.h>
 #include <linux/spinlock.h>
 #include <linux/swap.h>
 #include <linux/sysctl.h>
+#include <linux/timekeeping.h>
+#include <linux/vdso_sysinfo.h>
 #include <linux/vmstat.h>
 #include <linux/workqueue.h>
 #include <vdso/sysinfo.h>
@@ -75,34 +102,38 @@
 #define VDSO_SYSINFO_PERIOD_TICKS \
 	(DIV_ROUND_UP(VDSO_SYSINFO_PERIOD_MS * HZ, MSEC_PER_SEC) ?: 1)
 
+/* How long the publisher runs after the last sysinfo(2) call */
+#define VDSO_SYSINFO_LINGER_MS	2000
+
 /*
- * The jiffies value from which update_vsyscall() queues the next
- * publication; ULONG_MAX while the snapshot is switched off or not yet
- * started (64-bit jiffies do not wrap). Alone in its cache line:
- * update_vsyscall() reads it on every timekeeping update, and it is
- * written once a period.
+ * Whether the publisher runs, and the jiffies value from which
+ * update_vsyscall() queues the next publication. Together in a cache line
+ * of their own: update_vsyscall() reads @vdso_sysinfo_active on every
+ * timekeeping update, and both are written once a period while the
+ * publisher runs, and never while it is stopped.
  */
-unsigned long vdso_sysinfo_due ____cacheline_aligned_in_smp = ULONG_MAX;
+struct vdso_sysinfo_publisher vdso_sysinfo_publisher ____cacheline_aligned_in_smp;
+
+/* The jiffies of the last sysinfo(2) call, while the snapshot is on */
+static unsigned long vdso_sysinfo_demanded;
 
 /* kernel.vdso_sysinfo; written under vdso_sysinfo_lock */
 static bool vdso_sysinfo_enabled = true;
 
 /*
  * Serialises the publications (an irq_work may run on a second CPU while
- * it runs on the first) with the sysctl, which clears the snapshot.
+ * it runs on the first, and the system call publishes too) with the
+ * sysctl, which clears the snapshot.
  */
 static DEFINE_RAW_SPINLOCK(vdso_sysinfo_lock);
 
-/* "vdso_sysinfo" alone switches it on; an invalid value keeps the default */
-static int __init vdso_sysinfo_setup(char *str)
-{
-	if (!str) {
-		vdso_sysinfo_enabled = true;
-		return 0;
-	}
-	return kstrtobool(str, &vdso_sysinfo_enabled);
-}
-early_param("vdso_sysinfo", vdso_sysinfo_setup);
+#ifdef CONFIG_DEBUG_FS
+/* For tests, in debugfs: publications made, and a publisher made to stall */
+static unsigned long vdso_sysinfo_publications;
+static bool vdso_sysinfo_stalled;
+#else
+#define vdso_sysinfo_stalled	false
+#endif
 
 /* The snapshot is what do_sysinfo() fills in, in the 64-bit layout. */
 static_assert(sizeof(struct vdso_sysinfo64) == sizeof(struct sysinfo));
@@ -118,90 +149,17 @@ static_assert(offsetof(struct vdso_sysinfo32, mem_unit) == 52);
 static unsigned long vdso_sysinfo_bufferram;
 
 static void vdso_sysinfo_sample(struct work_struct *work);
-static DECLARE_DEFERRABLE_WORK(vdso_sysinfo_sampler, vdso_sysinfo_sample);
+static DECLARE_DELAYED_WORK(vdso_sysinfo_sampler, vdso_sysinfo_sample);
 
+/* Sample bufferram once a second while the publisher runs */
 static void vdso_sysinfo_sample(struct work_struct *work)
 {
-	if (!READ_ONCE(vdso_sysinfo_enabled))
+	if (!READ_ONCE(vdso_sysinfo_publisher.active))
 		return;
 	WRITE_ONCE(vdso_sysinfo_bufferram, nr_blockdev_pages());
-	queue_delayed_work(system_power_efficient_wq, &vdso_sysinfo_sampler,
+	queue_delayed_work(system_unbound_wq, &vdso_sysinfo_sampler,
 			   round_jiffies_relative(HZ));
 }
-
-/*
- * Start publishing: sample bufferram first, so that a valid snapshot
- * never carries a bufferram that was never sampled, then let the next
- * timekeeping update queue the first publication (unless the switch was
- * turned off again meanwhile).
- */
-static void vdso_sysinfo_start(void)
-{
-	unsigned long flags;
-
-	if (IS_ENABLED(CONFIG_BLOCK))
-		WRITE_ONCE(vdso_sysinfo_bufferram, nr_blockdev_pages());
-	raw_spin_lock_irqsave(&vdso_sysinfo_lock, flags);
-	if (vdso_sysinfo_enabled && vdso_sysinfo_due == ULONG_MAX)
-		WRITE_ONCE(vdso_sysinfo_due, 0);
-	raw_spin_unlock_irqrestore(&vdso_sysinfo_lock, flags);
-	if (IS_ENABLED(CONFIG_BLOCK))
-		queue_delayed_work(system_power_efficient_wq,
-				   &vdso_sysinfo_sampler,
-				   round_jiffies_relative(HZ));
-}
-
-/* Set or clear the switch; switching off clears the snapshot too. */
-static void vdso_sysinfo_switch(bool on)
-{
-	struct vdso_sysinfo_data *sd = __arch_get_k_vdso_sysinfo_data();
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&vdso_sysinfo_lock, flags);
-	WRITE_ONCE(vdso_sysinfo_enabled, on);
-	if (!on) {
-		WRITE_ONCE(vdso_sysinfo_due, ULONG_MAX);
-		/* Leaves @seq even: not valid */
-		vdso_sysinfo_write_begin(sd);
-		memset(&sd->info, 0, sizeof(sd->info));
-		memset(&sd->info32, 0, sizeof(sd->info32));
-	}
-	raw_spin_unlock_irqrestore(&vdso_sysinfo_lock, flags);
-	if (on)
-		vdso_sysinfo_start();
-}
-
-static int vdso_sysinfo_sysctl(const struct ctl_table *table, int write,
-			       void *buffer, size_t *lenp, loff_t *ppos)
-{
-	bool on = READ_ONCE(vdso_sysinfo_enabled);
-	struct ctl_table t = *table;
-	int ret;
-
-	t.data = &on;
-	ret = proc_dobool(&t, write, buffer, lenp, ppos);
-	if (!ret && write)
-		vdso_sysinfo_switch(on);
-	return ret;
-}
-
-static struct ctl_table vdso_sysinfo_sysctls[] = {
-	{
-		.procname	= "vdso_sysinfo",
-		.maxlen		= sizeof(bool),
-		.mode		= 0644,
-		.proc_handler	= vdso_sysinfo_sysctl,
-	},
-};
-
-static int __init vdso_sysinfo_init(void)
-{
-	register_sysctl_init("kernel", vdso_sysinfo_sysctls);
-	if (READ_ONCE(vdso_sysinfo_enabled))
-		vdso_sysinfo_start();
-	return 0;
-}
-late_initcall(vdso_sysinfo_init);
 
 static void vdso_sysinfo_fill(struct vdso_sysinfo64 *info)
 {
@@ -278,33 +236,212 @@ static void vdso_sysinfo_fill32(struct vdso_sysinfo32 *c, const struct vdso_sysi
 	c->__pad[1] = 0;
 }
 
-/* Gather the counters and publish them; the irq_work's function. */
+/* The uptime as the snapshot's readers get it: coarse, rounded up */
+static u32 vdso_sysinfo_uptime_now(void)
+{
+	struct timespec64 ts;
+
+	ktime_get_coarse_boottime_ts64(&ts);
+	return vdso_sysinfo_uptime(ts.tv_sec, ts.tv_nsec);
+}
+
+/* Gather the counters and publish them, under vdso_sysinfo_lock */
+static void vdso_sysinfo_write(struct vdso_sysinfo_data *sd)
+{
+	unsigned long now = jiffies;
+
+	if (vdso_sysinfo_stalled)
+		return;
+	WRITE_ONCE(vdso_sysinfo_publisher.published, now);
+	WRITE_ONCE(vdso_sysinfo_publisher.due, now + VDSO_SYSINFO_PERIOD_TICKS);
+	/* Before the count: a reader that sees this publication sees it */
+	WRITE_ONCE(sd->uptime, vdso_sysinfo_uptime_now());
+	vdso_sysinfo_write_begin(sd);
+	vdso_sysinfo_fill(&sd->info);
+	vdso_sysinfo_fill32(&sd->info32, &sd->info);
+	vdso_sysinfo_write_end(sd);
+#ifdef CONFIG_DEBUG_FS
+	vdso_sysinfo_publications++;
+#endif
+}
+
+/*
+ * The irq_work's function: publish, or stop the publisher when nobody
+ * has made the system call for VDSO_SYSINFO_LINGER_MS. Stopping leaves
+ * the snapshot not valid, so that the next reader makes the system call.
+ */
 static void vdso_sysinfo_publish(struct irq_work *work)
 {
 	struct vdso_sysinfo_data *sd = __arch_get_k_vdso_sysinfo_data();
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&vdso_sysinfo_lock, flags);
-	if (vdso_sysinfo_due != ULONG_MAX) {
-		WRITE_ONCE(vdso_sysinfo_due, jiffies + VDSO_SYSINFO_PERIOD_TICKS);
+	if (!vdso_sysinfo_publisher.active)
+		goto out;
+	if (time_after(jiffies, READ_ONCE(vdso_sysinfo_demanded) +
+			       msecs_to_jiffies(VDSO_SYSINFO_LINGER_MS))) {
+		WRITE_ONCE(vdso_sysinfo_publisher.active, false);
+		/* Leaves @seq even: not valid */
 		vdso_sysinfo_write_begin(sd);
-		vdso_sysinfo_fill(&sd->info);
-		vdso_sysinfo_fill32(&sd->info32, &sd->info);
-		vdso_sysinfo_write_end(sd);
+		goto out;
 	}
+	vdso_sysinfo_write(sd);
+out:
 	raw_spin_unlock_irqrestore(&vdso_sysinfo_lock, flags);
 }
 
 static struct irq_work vdso_sysinfo_work = IRQ_WORK_INIT_LAZY(vdso_sysinfo_publish);
 
 /**
- * vdso_sysinfo_queue - Queue the next publication of the snapshot
+ * vdso_sysinfo_tick - Keep the uptime current; queue the publication
+ * @mono:	CLOCK_MONOTONIC's coarse base in the clock data, just updated
  *
  * Called by update_vsyscall(), inside the timekeeper's write section,
- * once the snapshot is due (see vdso_sysinfo_due). The irq_work gathers
- * the counters once that section has ended.
+ * while the publisher runs. Rewrites the uptime from the coarse base
+ * and the boot offset, which the kernel updates whatever the
+ * clocksource, or sets it to 0 once the last publication is more than
+ * VDSO_SYSINFO_MAX_AGE_MS old (in jiffies, which advance with that
+ * base), so that readers make the system call: a publisher that stopped
+ * running costs speed, never a stale answer. Once a period it queues the
+ * irq_work, which gathers the counters once that section has ended.
  */
-void vdso_sysinfo_queue(void)
+void vdso_sysinfo_tick(const struct vdso_timestamp *mono)
 {
-	irq_work_queue(&vdso_sysinfo_work);
+	struct vdso_sysinfo_data *sd = __arch_get_k_vdso_sysinfo_data();
+	unsigned long now = jiffies;
+	s64 sec = mono->sec;
+	u32 nsec = mono->nsec;
+
+	if (time_after(now, READ_ONCE(vdso_sysinfo_publisher.published) +
+			    msecs_to_jiffies(VDSO_SYSINFO_MAX_AGE_MS))) {
+		WRITE_ONCE(sd->uptime, 0);
+	} else {
+		vdso_sysinfo_add(&sec, &nsec, sd->boot_sec, sd->boot_nsec);
+		WRITE_ONCE(sd->uptime, vdso_sysinfo_uptime(sec, nsec));
+	}
+	if (time_after_eq(now, READ_ONCE(vdso_sysinfo_publisher.due)))
+		irq_work_queue(&vdso_sysinfo_work);
 }
+
+/**
+ * vdso_sysinfo_set_boot - Write the boot offset next to the snapshot
+ * @offs_boot:	CLOCK_BOOTTIME minus CLOCK_MONOTONIC
+ *
+ * Called by update_vsyscall() when the offset changed (on resume), inside
+ * the clock data's write section: readers in a time namespace read it
+ * under that sequence count, with CLOCK_MONOTONIC's coarse base.
+ */
+void vdso_sysinfo_set_boot(ktime_t offs_boot)
+{
+	struct vdso_sysinfo_data *sd = __arch_get_k_vdso_sysinfo_data();
+	struct timespec64 ts = ktime_to_timespec64(offs_boot);
+
+	vdso_sysinfo_publisher.offs_boot = offs_boot;
+	WRITE_ONCE(sd->boot_sec, ts.tv_sec);
+	WRITE_ONCE(sd->boot_nsec, ts.tv_nsec);
+}
+
+/**
+ * vdso_sysinfo_demand - Note a sysinfo(2) call; start the publisher
+ * @bufferram:	nr_blockdev_pages(), as the system call has just computed it
+ *
+ * Called by do_sysinfo(), in process context. A vDSO reader makes the
+ * system call when it finds no valid and fresh snapshot, so this is where
+ * publication starts: at once, so that the caller's next vDSO call finds
+ * the snapshot, and from then on every period until nobody has made the
+ * system call for VDSO_SYSINFO_LINGER_MS. Costs the system call one load
+ * while the publisher runs, and one store per CPU and tick at most.
+ */
+void vdso_sysinfo_demand(unsigned long bufferram)
+{
+	unsigned long flags, now = jiffies;
+	bool started = false;
+
+	if (!READ_ONCE(vdso_sysinfo_enabled))
+		return;
+	if (READ_ONCE(vdso_sysinfo_demanded) != now)
+		WRITE_ONCE(vdso_sysinfo_demanded, now);
+	if (READ_ONCE(vdso_sysinfo_publisher.active))
+		return;
+
+	raw_spin_lock_irqsave(&vdso_sysinfo_lock, flags);
+	if (vdso_sysinfo_enabled && !vdso_sysinfo_publisher.active) {
+		WRITE_ONCE(vdso_sysinfo_bufferram, bufferram);
+		WRITE_ONCE(vdso_sysinfo_publisher.active, true);
+		vdso_sysinfo_write(__arch_get_k_vdso_sysinfo_data());
+		started = true;
+	}
+	raw_spin_unlock_irqrestore(&vdso_sysinfo_lock, flags);
+	if (started && IS_ENABLED(CONFIG_BLOCK))
+		queue_delayed_work(system_unbound_wq, &vdso_sysinfo_sampler,
+				   round_jiffies_relative(HZ));
+}
+
+/* Set or clear the switch; switching off stops and clears the snapshot. */
+static void vdso_sysinfo_switch(bool on)
+{
+	struct vdso_sysinfo_data *sd = __arch_get_k_vdso_sysinfo_data();
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&vdso_sysinfo_lock, flags);
+	WRITE_ONCE(vdso_sysinfo_enabled, on);
+	if (!on) {
+		WRITE_ONCE(vdso_sysinfo_publisher.active, false);
+		/* Leaves @seq even: not valid */
+		vdso_sysinfo_write_begin(sd);
+		WRITE_ONCE(sd->uptime, 0);
+		memset(&sd->info, 0, sizeof(sd->info));
+		memset(&sd->info32, 0, sizeof(sd->info32));
+	}
+	raw_spin_unlock_irqrestore(&vdso_sysinfo_lock, flags);
+}
+
+static int vdso_sysinfo_sysctl(const struct ctl_table *table, int write,
+			       void *buffer, size_t *lenp, loff_t *ppos)
+{
+	bool on = READ_ONCE(vdso_sysinfo_enabled);
+	struct ctl_table t = *table;
+	int ret;
+
+	t.data = &on;
+	ret = proc_dobool(&t, write, buffer, lenp, ppos);
+	if (!ret && write)
+		vdso_sysinfo_switch(on);
+	return ret;
+}
+
+static struct ctl_table vdso_sysinfo_sysctls[] = {
+	{
+		.procname	= "vdso_sysinfo",
+		.maxlen		= sizeof(bool),
+		.mode		= 0644,
+		.proc_handler	= vdso_sysinfo_sysctl,
+	},
+};
+
+#ifdef CONFIG_DEBUG_FS
+/*
+ * vdso_sysinfo/publications counts the publications, so that a test can
+ * see that nothing is published while nobody reads; vdso_sysinfo/stall,
+ * set to 1, makes every publication a no-op, as if the irq_work had
+ * stopped running, so that a test can see readers refuse the aging
+ * snapshot.
+ */
+static void __init vdso_sysinfo_debugfs(void)
+{
+	struct dentry *dir = debugfs_create_dir("vdso_sysinfo", NULL);
+
+	debugfs_create_ulong("publications", 0400, dir, &vdso_sysinfo_publications);
+	debugfs_create_bool("stall", 0600, dir, &vdso_sysinfo_stalled);
+}
+#else
+static inline void vdso_sysinfo_debugfs(void) { }
+#endif
+
+static int __init vdso_sysinfo_init(void)
+{
+	register_sysctl_init("kernel", vdso_sysinfo_sysctls);
+	vdso_sysinfo_debugfs();
+	return 0;
+}
+late_initcall(vdso_sysinfo_init);

@@ -2,18 +2,20 @@
 /*
  * Generic vDSO implementation of sysinfo(2).
  *
- * The kernel publishes what sysinfo(2) returns every
- * VDSO_SYSINFO_PERIOD_MS milliseconds (kernel/time/vsysinfo.c says where
- * each field comes from and how old it may be), once in the 64-bit layout
- * of struct sysinfo and once in the 32-bit one. The reader takes the
- * uptime from the clock data, CLOCK_BOOTTIME's base as of the last
- * timekeeping update (a time namespace's offset added as the clock
- * readers add it), then copies the snapshot in the caller's layout and
- * stores both once the sequence count says the copy is consistent. While
- * there is no valid snapshot (before the first publication, while the
- * kernel rewrites it, with vdso_sysinfo=off, or in a page of zeroes) or
- * the clock data is not kept up to date for the vDSO, it makes the
- * system call instead.
+ * While somebody reads it, the kernel publishes what sysinfo(2) returns
+ * every VDSO_SYSINFO_PERIOD_MS milliseconds (kernel/time/vsysinfo.c says
+ * where each field comes from, how old it may be and when publication
+ * stops), once in the 64-bit layout of struct sysinfo and once in the
+ * 32-bit one, with the uptime next to it, which the kernel rewrites on
+ * every tick whatever the clocksource (a time namespace's offset is
+ * added as sysinfo(2) adds it). The reader copies the snapshot in the
+ * caller's layout and stores it once the sequence count says the copy is
+ * consistent. While there is no valid snapshot (before the first
+ * publication, while the kernel rewrites it, while nobody has made the
+ * system call for a while, with kernel.vdso_sysinfo at 0, or in a page of
+ * zeroes) or the snapshot is older than VDSO_SYSINFO_MAX_AGE_MS (the
+ * kernel then clears the uptime), it makes the system call instead,
+ * which also starts the publisher again.
  *
  * An architecture provides in <asm/vdso/sysinfo.h>:
  *  - __arch_get_vdso_sysinfo_data(): the snapshot, the same inside a
@@ -33,22 +35,31 @@
 /*
  * Copy the snapshot in @info's layout (64-bit longs on x86-64 and x32,
  * 32-bit ones in a 32-bit vDSO) from one publication, set its uptime,
- * and only then store it into @info. The copy is a local initialised
- * from the snapshot, which the compiler keeps in registers, so the
- * caller's buffer is written outside the read section: a fault on it
- * cannot make the section start again.
+ * and only then store it into @info. The uptime is the snapshot's own
+ * (@ns_uptime < 0) or, inside a time namespace, @ns_uptime; either way
+ * a snapshot whose own is 0, too old, is not used. The copy is a local
+ * initialised from the snapshot, which the compiler keeps in registers,
+ * so the caller's buffer is written outside the read section: a fault on
+ * it cannot make the section start again.
  *
  * Return: 0; -EFAULT, sysinfo(2)'s answer, for a NULL @info; or
- * VDSO_SYSINFO_FALLBACK when there is no valid snapshot, so that a task
- * the snapshot is hidden from gets what the system call returns (a
- * seccomp filter's answer included) for NULL too.
+ * VDSO_SYSINFO_FALLBACK when there is no valid and fresh snapshot, so
+ * that a task the snapshot is hidden from gets what the system call
+ * returns (a seccomp filter's answer included) for NULL too.
  */
 static __always_inline int vdso_sysinfo_store(const struct vdso_sysinfo_data *sd,
-					      struct sysinfo *info, s64 uptime)
+					      struct sysinfo *info, s64 ns_uptime)
 {
+	s64 uptime;
 	u32 seq;
 
 	while ((seq = vdso_sysinfo_read_begin(sd))) {
+		/* After @seq: a publication writes the uptime first */
+		uptime = READ_ONCE(sd->uptime);
+		if (unlikely(!uptime))
+			break;
+		if (ns_uptime >= 0)
+			uptime = ns_uptime;
 		/* A test of the argument, off the loads' dependency chain */
 		if (unlikely(!info))
 			return -EFAULT;
@@ -78,32 +89,35 @@ static __always_inline int vdso_sysinfo_store(const struct vdso_sysinfo_data *sd
 #ifdef CONFIG_TIME_NS
 /*
  * Inside a time namespace: @vd is the namespace's page, which holds its
- * offsets; the clock data is at the timens slot. The offset is added
- * before rounding up, as timens_add_boottime() is in sysinfo(2). Out of
- * line, so that the common case carries none of it.
+ * offsets; the clock data is at the timens slot. The uptime is
+ * CLOCK_MONOTONIC's coarse base plus the boot offset, read under the
+ * clock data's sequence count, plus the namespace's boottime offset,
+ * then rounded up, as timens_add_boottime() is added before rounding in
+ * sysinfo(2). Out of line, so that the common case carries none of it.
  */
 static noinline int vdso_sysinfo_timens(const struct vdso_data *vd,
 					const struct vdso_sysinfo_data *sd,
 					struct sysinfo *info)
 {
 	const struct timens_offset *offs = &vd->offset[CLOCK_BOOTTIME];
-	const struct vdso_timestamp *bt;
-	u64 sec, nsec;
-	u32 seq;
+	const struct vdso_timestamp *mono;
+	s64 sec, boot_sec;
+	u32 seq, nsec, boot_nsec;
 	int ret;
 
 	vd = __arch_get_timens_vdso_data(vd);
-	bt = &vd->basetime[CLOCK_BOOTTIME];
+	mono = &vd->basetime[CLOCK_MONOTONIC_COARSE];
 	do {
 		seq = vdso_read_begin(vd);
-		if (unlikely(vd->clock_mode == VDSO_CLOCKMODE_NONE))
-			return sysinfo_fallback(info);
-		sec = bt->sec;
-		nsec = bt->nsec >> vd->shift;
+		sec = mono->sec;
+		nsec = mono->nsec;
+		boot_sec = READ_ONCE(sd->boot_sec);
+		boot_nsec = READ_ONCE(sd->boot_nsec);
 	} while (unlikely(vdso_read_retry(vd, seq)));
 
-	ret = vdso_sysinfo_store(sd, info,
-				 vdso_sysinfo_uptime(sec, nsec, offs->sec, offs->nsec));
+	vdso_sysinfo_add(&sec, &nsec, boot_sec, boot_nsec);
+	vdso_sysinfo_add(&sec, &nsec, offs->sec, offs->nsec);
+	ret = vdso_sysinfo_store(sd, info, vdso_sysinfo_uptime(sec, nsec));
 	if (ret == VDSO_SYSINFO_FALLBACK)
 		return sysinfo_fallback(info);
 	return ret;
@@ -124,44 +138,30 @@ static inline int vdso_sysinfo_timens(const struct vdso_data *vd,
  * @sd:		The snapshot the kernel publishes
  * @info:	Where to store the result
  *
- * The uptime is CLOCK_BOOTTIME's base rounded up: it lags sysinfo(2) by
- * at most one timekeeping update (a tick), so it is sysinfo(2)'s value
- * or, for at most a tick after a second begins, one less.
+ * The uptime is the one the kernel keeps next to the snapshot:
+ * CLOCK_BOOTTIME's coarse base rounded up, rewritten on every timekeeping
+ * update whatever the clocksource, so a clocksource without a vDSO mode
+ * (jiffies, hpet, acpi_pm) keeps the call off the system call. It lags
+ * sysinfo(2) by at most one timekeeping update (a tick), so it is
+ * sysinfo(2)'s value or, for at most a tick after a second begins, one
+ * less. The kernel sets it to 0 when the snapshot is older than
+ * VDSO_SYSINFO_MAX_AGE_MS, which costs the system call.
  *
- * Return: 0; -EFAULT for a NULL @info; or, when there is no valid
- * snapshot, what the sysinfo system call returned.
+ * Return: 0; -EFAULT for a NULL @info; or, when there is no valid and
+ * fresh snapshot, what the sysinfo system call returned.
  */
 static __always_inline int
 __cvdso_sysinfo_data(const struct vdso_data *vd, const struct vdso_sysinfo_data *sd,
 		     struct sysinfo *info)
 {
-	const struct vdso_timestamp *bt = &vd->basetime[CLOCK_BOOTTIME];
-	typeof(info->uptime) uptime;
-	u32 seq;
 	int ret;
 
-	do {
-		while (unlikely((seq = READ_ONCE(vd->seq)) & 1)) {
-			if (IS_ENABLED(CONFIG_TIME_NS) &&
-			    vd->clock_mode == VDSO_CLOCKMODE_TIMENS)
-				return vdso_sysinfo_timens(vd, sd, info);
-			cpu_relax();
-		}
-		/* Read @seq before the clock data; pairs with vdso_write_begin() */
-		smp_rmb();
+	/* Only a time namespace's page has this mode, and it keeps it */
+	if (IS_ENABLED(CONFIG_TIME_NS) &&
+	    unlikely(READ_ONCE(vd->clock_mode) == VDSO_CLOCKMODE_TIMENS))
+		return vdso_sysinfo_timens(vd, sd, info);
 
-		/* The kernel does not update the base for such a clock */
-		if (unlikely(vd->clock_mode == VDSO_CLOCKMODE_NONE))
-			return sysinfo_fallback(info);
-		/* Rounded up to whole seconds, as in do_sysinfo() */
-		uptime = bt->sec;
-		if (bt->nsec >> vd->shift)
-			uptime++;
-		/* Leave only the uptime in a register for the copy below */
-		OPTIMIZER_HIDE_VAR(uptime);
-	} while (unlikely(vdso_read_retry(vd, seq)));
-
-	ret = vdso_sysinfo_store(sd, info, uptime);
+	ret = vdso_sysinfo_store(sd, info, -1);
 	if (unlikely(ret == VDSO_SYSINFO_FALLBACK))
 		return sysinfo_fallback(info);
 	return ret;

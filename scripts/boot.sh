@@ -5,16 +5,16 @@
 # Usage: scripts/boot.sh [-h] test|bench|shell
 #
 #   test   run the vDSO kselftests and judge them (make run, make test);
-#          then boot again with vdso_sysinfo=off (the admin opt-out) and
-#          run the vdso_test_sysinfo tests there too; then three short
-#          boots with the parameter's edge cases (bare, =on, invalid);
+#          then boot again with sysctl.kernel.vdso_sysinfo=0 (the admin
+#          opt-out) and run the vdso_test_sysinfo tests there too; then
+#          two short boots with that parameter's edge cases (=1, invalid);
 #          with FLAVOUR=kcsan, only the sysinfo kselftest on the
 #          debug kernel (lockdep, KCSAN and UBSAN); and one boot with
 #          the neighbours' suites only (seccomp, timens, x86, proc), whose
 #          results neighbours.sh judges against the stock kernel's; with
 #          FLAVOUR=stock, only that boot on the pristine tree's kernel
 #   bench  run the benchmark under TCG with -icount (make bench), and
-#          again with vdso_sysinfo=off for the cost of the fallback
+#          again with sysctl.kernel.vdso_sysinfo=0 for the cost of the fallback
 #   shell  interactive shell on the serial console (make boot)
 #
 # KVM is used when /dev/kvm works, which a short probe boot decides (the
@@ -109,13 +109,14 @@ report_unfinished() {
 # must then make the system call, and still return what it returns, to
 # the kselftest and to the programs that the patched glibc binds to it.
 PARAM_TEST=vsysinfo:vdso_sysinfo_param.sh
+OPT_OUT=sysctl.kernel.vdso_sysinfo=0
 OPT_OUT_TESTS=vDSO:vdso_test_sysinfo,vDSO:vdso_test_sysinfo_32,vDSO:vdso_test_sysinfo_x32,$PARAM_TEST,glibc:glibc_tst_sysinfo.sh,glibc:glibc_programs.sh
 
-# The vdso_sysinfo= edge cases, each a short boot that only checks what
-# the kernel made of it: "parameter|kernel.vdso_sysinfo|warned". A bare
-# parameter switches it on; an invalid value is warned about and keeps
-# the default. (Nothing and "=off" are the two full boots.)
-PARAM_CASES=("vdso_sysinfo|1|0" "vdso_sysinfo=on|1|0" "vdso_sysinfo=maybe|1|1")
+# The sysctl.kernel.vdso_sysinfo= edge cases, each a short boot that
+# only checks what the kernel made of it:
+# "parameter|kernel.vdso_sysinfo|warned". An invalid value is warned
+# about and keeps the default. (Nothing and "=0" are the two full boots.)
+PARAM_CASES=("sysctl.kernel.vdso_sysinfo=1|1|0" "sysctl.kernel.vdso_sysinfo=maybe|1|1")
 
 # What the pristine tree's kernel (FLAVOUR=stock) runs: the neighbours'
 # suites, whose results neighbours.sh compares with the series'.
@@ -170,8 +171,8 @@ mode_test() {
 	test_boot test "" "vsysinfo.expect=1" || rc=$?
 	# A guest that did not finish once will not finish twice.
 	if ((rc != 2)) && [[ -x $VS_KST/vDSO/vdso_test_sysinfo ]]; then
-		test_boot test-optout "vdso_sysinfo=off" \
-			"vdso_sysinfo=off vsysinfo.expect=0 vsysinfo.tests=$OPT_OUT_TESTS" || rc=$?
+		test_boot test-optout "$OPT_OUT" \
+			"$OPT_OUT vsysinfo.expect=0 vsysinfo.tests=$OPT_OUT_TESTS" || rc=$?
 		param_boots || rc=$?
 	fi
 	if ((rc != 2)) && grep -q "^seccomp:" "$VS_KST/kselftest-list.txt"; then
@@ -205,7 +206,6 @@ param_boots() {
 	for c in "${PARAM_CASES[@]}"; do
 		IFS='|' read -r param expect warned <<<"$c"
 		label=$param
-		[[ $param == *=* ]] || label="$param (bare)"
 		i=$((i + 1))
 		test_boot "test-param$i" "$label" \
 			"$param vsysinfo.expect=$expect vsysinfo.expect_warning=$warned vsysinfo.tests=$PARAM_TEST" ||
@@ -227,12 +227,12 @@ bench_run() {
 	tr -d '\r' <"$log" | sed -n '/VSYSINFO-BENCH-BEGIN/,/VSYSINFO-BENCH-END/{/VSYSINFO-/d;p}'
 }
 
-# bench_table ACCEL_ARGS...: a normal boot and one with vdso_sysinfo=off
+# bench_table ACCEL_ARGS...: a normal boot and one with sysctl.kernel.vdso_sysinfo=0
 # (the fallback's cost), as one table with the ratios last.
 bench_table() {
 	local normal optout
 	normal=$(bench_run "$VS_LOGS/console-bench$SUFFIX.log" "" "$@") || exit 1
-	optout=$(bench_run "$VS_LOGS/console-bench$SUFFIX-optout.log" vdso_sysinfo=off "$@") ||
+	optout=$(bench_run "$VS_LOGS/console-bench$SUFFIX-optout.log" sysctl.kernel.vdso_sysinfo=0 "$@") ||
 		exit 1
 	grep -v '^ratio ' <<<"$normal" || true
 	printf '%s\n' "$optout"

@@ -18,7 +18,7 @@
 # averages; sort: all of it), retried a few times across a load-average
 # update; strace -f -e trace=sysinfo sees sysinfo system calls through
 # Debian's glibc (so that the next check can fail) and none through the
-# patched one. Booted with vdso_sysinfo=off the vDSO makes the system
+# patched one. Booted with sysctl.kernel.vdso_sysinfo=0 the vDSO makes the system
 # call itself, so strace must see it through the patched glibc too.
 #
 # KTAP through the kernel tree's ktap_helpers.sh (in ../kselftest/).
@@ -146,7 +146,7 @@ for prog in $PROGRAMS; do
 	ktap_test_result "$prog: strace sees sysinfo system calls through Debian's glibc" \
 		stock_calls "$prog"
 	if $opt_out; then
-		ktap_test_result "$prog: strace sees the vDSO's system call through the patched glibc (vdso_sysinfo=off)" \
+		ktap_test_result "$prog: strace sees the vDSO's system call through the patched glibc (sysctl.kernel.vdso_sysinfo=0)" \
 			patched_calls "$prog"
 	else
 		ktap_test_result "$prog: strace sees no sysinfo system call through the patched glibc" \

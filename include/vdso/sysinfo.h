@@ -64,23 +64,43 @@ struct vdso_sysinfo32 {
  * struct vdso_sysinfo_data - sysinfo(2) snapshot shared with the vDSO
  * @seq:	Sequence count. Odd while the snapshot is valid and stable;
  *		even while the kernel rewrites it, before the first
- *		publication and while kernel.vdso_sysinfo is 0. A reader that
- *		sees an even count makes the system call instead of waiting,
- *		and so does a reader of a page of zeroes.
+ *		publication, while the publisher is stopped and while
+ *		kernel.vdso_sysinfo is 0. A reader that sees an even count
+ *		makes the system call instead of waiting, and so does a
+ *		reader of a page of zeroes.
+ * @uptime:	CLOCK_BOOTTIME's coarse base rounded up, as do_sysinfo()
+ *		rounds: the uptime. Rewritten by update_vsyscall() on every
+ *		timekeeping update while the snapshot is published, whatever
+ *		the clocksource, and before each publication; 0 once the
+ *		snapshot is more than VDSO_SYSINFO_MAX_AGE_MS old, which
+ *		makes readers take the system call. Read after @seq: a
+ *		publication writes it first.
+ * @boot_sec:	CLOCK_BOOTTIME minus CLOCK_MONOTONIC (the time spent in
+ *		suspend), whole seconds, for readers in a time namespace,
+ *		which round after adding the namespace's offset. Written
+ *		by update_vsyscall() on every change, under the clock
+ *		data's sequence count, whether or not the snapshot is
+ *		published; read under that count, with CLOCK_MONOTONIC's
+ *		coarse base.
+ * @boot_nsec:	Nanoseconds of that offset, below NSEC_PER_SEC.
  * @info:	The snapshot as do_sysinfo() returns it to a 64-bit task,
- *		except @info.uptime, which is always zero: readers take the
- *		uptime from the clock data (CLOCK_BOOTTIME's base).
+ *		except @info.uptime, which is always zero: readers take
+ *		@uptime.
  * @info32:	The same snapshot as compat_sys_sysinfo() returns it, with
  *		@info32.uptime zero as well.
  *
  * The kernel rewrites the snapshot about every VDSO_SYSINFO_PERIOD_MS
- * milliseconds, between vdso_sysinfo_write_begin() and
- * vdso_sysinfo_write_end(). Readers copy it between
- * vdso_sysinfo_read_begin() and vdso_sysinfo_read_retry() and try again
- * when the count changed, so they never see a mix of two publications.
+ * milliseconds while somebody reads it (see kernel/time/vsysinfo.c),
+ * between vdso_sysinfo_write_begin() and vdso_sysinfo_write_end().
+ * Readers copy it between vdso_sysinfo_read_begin() and
+ * vdso_sysinfo_read_retry() and try again when the count changed, so
+ * they never see a mix of two publications.
  */
 struct vdso_sysinfo_data {
 	u32			seq;
+	u32			uptime;
+	s64			boot_sec;
+	u32			boot_nsec;
 	u32			__pad;
 	struct vdso_sysinfo64	info;
 	struct vdso_sysinfo32	info32;
@@ -90,33 +110,44 @@ struct vdso_sysinfo_data {
 #define VDSO_SYSINFO_PERIOD_MS	10
 
 /*
+ * How old a snapshot readers still use: five periods. The kernel
+ * publishes every period while the snapshot is read, so only a publisher
+ * that stopped running (or a tick that came very late) leaves one this
+ * old; update_vsyscall() then sets @uptime to 0.
+ */
+#define VDSO_SYSINFO_MAX_AGE_MS	(5 * VDSO_SYSINFO_PERIOD_MS)
+
+/*
  * Hidden visibility makes the compiler use a PC-relative reference; see
  * the comment above _vdso_rng_data in vdso/datapage.h.
  */
 extern struct vdso_sysinfo_data _vdso_sysinfo_data __attribute__((visibility("hidden")));
 
 /**
- * vdso_sysinfo_uptime - The uptime sysinfo(2) reports for a boot time
- * @sec:	Seconds of CLOCK_BOOTTIME
- * @nsec:	Nanoseconds, below NSEC_PER_SEC
- * @ns_sec:	Seconds of a time namespace's boottime offset (or 0)
- * @ns_nsec:	Nanoseconds of that offset, below NSEC_PER_SEC (or 0)
+ * vdso_sysinfo_add - Add a normalised time offset to a time
+ * @sec:	Seconds of the time, updated
+ * @nsec:	Nanoseconds of the time, below NSEC_PER_SEC, updated
+ * @off_sec:	Seconds of the offset
+ * @off_nsec:	Nanoseconds of the offset, below NSEC_PER_SEC
  *
- * Return: the sum rounded up to whole seconds, as do_sysinfo() rounds
- * after timens_add_boottime(). Both nanosecond parts are normalised, so
- * their sum carries at most one second: no loop, and no division for a
- * 32-bit compiler to turn into a libgcc call.
+ * Both nanosecond parts are normalised, so their sum carries at most one
+ * second: no loop, and no division for a 32-bit compiler to turn into a
+ * libgcc call.
  */
-static __always_inline s64 vdso_sysinfo_uptime(s64 sec, u32 nsec, s64 ns_sec, u32 ns_nsec)
+static __always_inline void vdso_sysinfo_add(s64 *sec, u32 *nsec, s64 off_sec, u32 off_nsec)
 {
-	u32 sum = nsec + ns_nsec;
-
-	sec += ns_sec;
-	if (sum >= NSEC_PER_SEC) {
-		sum -= NSEC_PER_SEC;
-		sec++;
+	*sec += off_sec;
+	*nsec += off_nsec;
+	if (*nsec >= NSEC_PER_SEC) {
+		*nsec -= NSEC_PER_SEC;
+		(*sec)++;
 	}
-	return sec + (sum ? 1 : 0);
+}
+
+/* The uptime sysinfo(2) reports for a boot time: rounded up, as do_sysinfo() */
+static __always_inline s64 vdso_sysinfo_uptime(s64 sec, u32 nsec)
+{
+	return sec + (nsec ? 1 : 0);
 }
 
 static __always_inline void vdso_sysinfo_write_begin(struct vdso_sysinfo_data *sd)

@@ -37,10 +37,17 @@
  * second, so within BUFFERRAM_MS). A field published as 0 or as a stale
  * value never shows the move.
  *
- * With kernel.vdso_sysinfo = 0 (vdso_sysinfo=off at boot) the vDSO must
- * make the sysinfo system call every time, and otherwise never: a tracer
- * (ptrace) counts the sysinfo system calls made from inside the vDSO's
- * text.
+ * With kernel.vdso_sysinfo = 0 (sysctl.kernel.vdso_sysinfo=0 at boot) the
+ * vDSO must make the sysinfo system call every time, and otherwise never
+ * but when the snapshot is not valid: a tracer (ptrace) counts the
+ * sysinfo system calls made from inside the vDSO's text. The same holds
+ * on a clocksource without a vDSO mode (acpi_pm or hpet, switched to for
+ * the case). The kernel publishes only while somebody makes the system
+ * call (it stops LINGER_MS after the last one): after a pause the first
+ * vDSO call makes it, the next ones do not, and in between the kernel's
+ * count of publications (debugfs) stands still. A publisher made to
+ * stall (debugfs) leaves a snapshot that the vDSO refuses once it is
+ * MAX_AGE_MS old.
  *
  * A task whose seccomp filters do not always allow sysinfo must get the
  * system call too, so that the filter decides (the kernel maps a page of
@@ -67,6 +74,7 @@
 #include <sys/auxv.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
@@ -93,6 +101,9 @@
 #define RETRIES		50
 /* The kernel's publication period (VDSO_SYSINFO_PERIOD_MS) */
 #define PERIOD_MS	10
+/* The age of a snapshot the vDSO refuses; how long the kernel publishes */
+#define MAX_AGE_MS	(5 * PERIOD_MS)
+#define LINGER_MS	2000
 /* What a large mapping holds, and how much of it must show as freed */
 #define BIG_MAPPING	(256UL << 20)
 #define BIG_FREED	(128UL << 20)
@@ -122,7 +133,7 @@ typedef int (*vdso_sysinfo_t)(struct sysinfo *info);
 static vdso_sysinfo_t vdso_sysinfo;
 static const char *vdso_sysinfo_name;
 
-/* Booted with vdso_sysinfo=off: the vDSO must make the system call. */
+/* kernel.vdso_sysinfo is 0: the vDSO must make the system call. */
 static bool opt_out;
 
 /* A forked child reports a fatal error and exits; the parent fails. */
@@ -1384,11 +1395,15 @@ static void test_switch(void)
 		return;
 	}
 	sysctl_set(0);
-	data_off = page_nonzero(page, 1);
+	/* Words 1-5 hold the uptime and the boot offset, not the snapshot */
+	data_off = page_nonzero(page, 6);
 	ok = traced(ten_calls, &off_made) && matches_syscall(false);
 	sysctl_set(1);
-	for (ms = 0; ms < 2000 && !page_valid(page); ms++)
+	/* The system call (made by the vDSO here) starts publication */
+	for (ms = 0; ms < 2000 && !page_valid(page); ms++) {
+		ten_calls();
 		usleep(1000);
+	}
 	ok = ok && page_valid(page) && traced(ten_calls, &on_made) && !traced_stray &&
 	     matches_syscall(true);
 	sysctl_set(was);
@@ -1397,6 +1412,181 @@ static void test_switch(void)
 	ksft_print_msg("on: valid after %d ms, %d calls made the system call\n", ms, on_made);
 	ksft_test_result(ok && !data_off && off_made == CALLS,
 			 "runtime switch kernel.vdso_sysinfo\n");
+}
+
+/* Read or write a short file, such as a sysfs or debugfs value. */
+static bool read_line(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	return true;
+}
+
+static bool write_line(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
+	close(fd);
+	return ok;
+}
+
+#define CS_PATH "/sys/devices/system/clocksource/clocksource0/"
+
+/*
+ * The x86 clocksources without a vDSO mode, for which the kernel does not
+ * keep the clock data's high-resolution bases: the first two can be
+ * switched to at run time (the jiffies ones only at boot, by
+ * clocksource=, as the tick is in one-shot mode).
+ */
+static const char *const no_vdso_mode[] = { "acpi_pm", "hpet", "refined-jiffies", "jiffies" };
+
+/*
+ * On a clocksource without a vDSO mode, the vDSO's clock_gettime()
+ * makes the system call; sysinfo() must not, and its fields and uptime
+ * must still be right. Switches to acpi_pm or hpet when booted on another
+ * clocksource, and back.
+ */
+static void test_clocksource(void)
+{
+	const char *name = "no system call on a clocksource without a vDSO mode";
+	char was[64], avail[256], now[64] = "";
+	const char *target = NULL;
+	bool ok, switched = false;
+	unsigned int i;
+	int made;
+
+	if (!read_line(CS_PATH "current_clocksource", was, sizeof(was)) ||
+	    !read_line(CS_PATH "available_clocksource", avail, sizeof(avail))) {
+		ksft_test_result_skip("%s: no clocksource in sysfs\n", name);
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(no_vdso_mode) && !target; i++)
+		if (!strcmp(was, no_vdso_mode[i]))
+			target = was;
+	for (i = 0; i < 2 && !target; i++) {
+		if (!strstr(avail, no_vdso_mode[i]))
+			continue;
+		switched = write_line(CS_PATH "current_clocksource", no_vdso_mode[i]);
+		if (switched && read_line(CS_PATH "current_clocksource", now, sizeof(now)) &&
+		    !strcmp(now, no_vdso_mode[i]))
+			target = no_vdso_mode[i];
+	}
+	if (!target) {
+		if (switched)
+			write_line(CS_PATH "current_clocksource", was);
+		ksft_print_msg("on %s, available: %s\n", was, avail);
+		ksft_test_result_skip("%s: none available\n", name);
+		return;
+	}
+	ok = traced(ten_calls, &made) && (opt_out ? made == CALLS : !traced_stray) &&
+	     matches_syscall(!opt_out) && uptime_exact();
+	ksft_print_msg("clocksource %s (booted on %s): %d of %d calls made the system call\n",
+		       target, was, made, CALLS);
+	if (target != was && !write_line(CS_PATH "current_clocksource", was))
+		ksft_print_msg("could not switch back to %s\n", was);
+	ksft_test_result(ok, "%s\n", name);
+}
+
+#define DEBUGFS_PATH "/sys/kernel/debug/vdso_sysinfo/"
+
+/* A value in the kernel's debugfs files for these tests; -1 without them */
+static long debugfs_get(const char *file)
+{
+	char path[128], buf[32];
+
+	snprintf(path, sizeof(path), DEBUGFS_PATH "%s", file);
+	if (access(DEBUGFS_PATH, F_OK))
+		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	if (!read_line(path, buf, sizeof(buf)))
+		return -1;
+	return buf[0] == 'Y' ? 1 : buf[0] == 'N' ? 0 : strtol(buf, NULL, 0);
+}
+
+static bool debugfs_set(const char *file, const char *val)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), DEBUGFS_PATH "%s", file);
+	return debugfs_get(file) >= 0 && write_line(path, val);
+}
+
+/*
+ * A publisher that stopped running: with vdso_sysinfo/stall set, the
+ * kernel publishes nothing, and once the snapshot is MAX_AGE_MS old
+ * (plus a tick) every vDSO call makes the system call, with the right
+ * answer. Once the stall ends the fast path comes back.
+ */
+static void test_stall(void)
+{
+	const char *name = "a snapshot older than the age bound is refused, then renewed";
+	int stale_made, fresh_made = -1;
+	bool ok;
+
+	if (opt_out) {
+		ksft_test_result_skip("%s: kernel.vdso_sysinfo is 0\n", name);
+		return;
+	}
+	sys_sysinfo(&reference);
+	if (!debugfs_set("stall", "1")) {
+		ksft_test_result_skip("%s: no %sstall (CONFIG_DEBUG_FS)\n", name, DEBUGFS_PATH);
+		return;
+	}
+	usleep((MAX_AGE_MS + 2 * PERIOD_MS) * 1000);
+	ok = traced(ten_calls, &stale_made) && stale_made == CALLS && matches_syscall(false);
+	debugfs_set("stall", "0");
+	usleep(3 * PERIOD_MS * 1000);
+	ok = ok && traced(ten_calls, &fresh_made) && !traced_stray && matches_syscall(true);
+	ksft_print_msg("stalled: %d of %d calls made the system call; renewed: %d\n",
+		       stale_made, CALLS, fresh_made);
+	ksft_test_result(ok, "%s\n", name);
+}
+
+/*
+ * Nobody makes the system call for LINGER_MS: the kernel stops
+ * publishing (its count stands still) and leaves the snapshot not
+ * valid; the first vDSO call then makes the system call, which starts
+ * publication again, and the calls after it take the fast path.
+ */
+static void test_idle(void)
+{
+	const char *name = "nothing is published while nobody reads; the first call restarts it";
+	long before, after;
+	bool was_valid;
+	int made = -1;
+	bool ok;
+
+	if (opt_out) {
+		ksft_test_result_skip("%s: kernel.vdso_sysinfo is 0\n", name);
+		return;
+	}
+	if (debugfs_get("publications") < 0) {
+		ksft_test_result_skip("%s: no %spublications (CONFIG_DEBUG_FS)\n",
+				      name, DEBUGFS_PATH);
+		return;
+	}
+	usleep((LINGER_MS + 500) * 1000);
+	before = debugfs_get("publications");
+	usleep(1000 * 1000);
+	after = debugfs_get("publications");
+	was_valid = page_valid(sysinfo_page);
+	ok = traced(ten_calls, &made) && made == 1 && !traced_stray && matches_syscall(true);
+	ksft_print_msg("publications %ld, a second later %ld; snapshot %s\n",
+		       before, after, was_valid ? "valid" : "not valid");
+	ksft_print_msg("%d of %d calls made the system call\n", made, CALLS);
+	ksft_test_result(ok && before == after && !was_valid, "%s\n", name);
 }
 
 static atomic_bool stop, stop_readers;
@@ -1668,25 +1858,49 @@ static void bench_timens(double *res)
 	bench_child(bench_timens_inside, res, 1);
 }
 
+/*
+ * The vDSO call on acpi_pm or hpet, which have no vDSO mode; -1 when
+ * neither can be switched to. Switches back.
+ */
+static double bench_no_vdso_mode(void)
+{
+	double ns = -1;
+	char was[64], now[64];
+	unsigned int i;
+
+	if (!read_line(CS_PATH "current_clocksource", was, sizeof(was)))
+		return ns;
+	for (i = 0; i < 2 && ns < 0; i++) {
+		if (!write_line(CS_PATH "current_clocksource", no_vdso_mode[i]) ||
+		    !read_line(CS_PATH "current_clocksource", now, sizeof(now)) ||
+		    strcmp(now, no_vdso_mode[i]))
+			continue;
+		per_call(bench_vdso, 10000);
+		ns = per_call(bench_vdso, 1000000);
+	}
+	write_line(CS_PATH "current_clocksource", was);
+	return ns;
+}
+
 #define ROW(label, fmt, val)	printf("%-46s %10" fmt "\n", label, val)
 
 /*
  * Prints one row per line, label and value: the 64-bit build a header,
  * its rows and the ratios; the 32-bit and x32 builds their vDSO and
- * system call rows. With vdso_sysinfo=off only the vDSO's own row is
+ * system call rows. With kernel.vdso_sysinfo at 0 only the vDSO's own row is
  * printed, as the cost of the fallback.
  */
 static void bench(void)
 {
 	const char *abi = COMPAT_LAYOUT ? "32-bit " :
 			  sizeof(void *) == 4 ? "x32 " : "";
-	double vdso, sys, proc, floor, filtered[2], timens;
+	double vdso, sys, proc, floor, filtered[2], timens, nomode;
 	char label[64];
 
 	per_call(bench_vdso, 10000);
 	vdso = per_call(bench_vdso, 1000000);
 	if (opt_out) {
-		snprintf(label, sizeof(label), "%svDSO sysinfo(), vdso_sysinfo=off", abi);
+		snprintf(label, sizeof(label), "%svDSO sysinfo(), kernel.vdso_sysinfo=0", abi);
 		ROW(label, ".1f", vdso);
 		return;
 	}
@@ -1711,6 +1925,7 @@ static void bench(void)
 	floor = per_call(bench_floor, 1000000);
 	bench_child(bench_filtered, filtered, 2);
 	bench_child(bench_timens, &timens, 1);
+	nomode = bench_no_vdso_mode();
 
 	ROW("per call", "s", "ns");
 	ROW("vDSO sysinfo()", ".1f", vdso);
@@ -1718,6 +1933,7 @@ static void bench(void)
 	ROW("read+parse /proc/meminfo and /proc/loadavg", ".1f", proc);
 	ROW("vDSO clock_gettime(CLOCK_MONOTONIC_COARSE)", ".1f", floor);
 	ROW("vDSO sysinfo(), in a time namespace", ".1f", timens);
+	ROW("vDSO sysinfo(), clocksource without vDSO mode", ".1f", nomode);
 	ROW("vDSO sysinfo(), behind a filter denying it", ".1f", filtered[0]);
 	ROW("sysinfo(2) syscall, behind the same filter", ".1f", filtered[1]);
 	ROW("ratio syscall / vDSO sysinfo", ".2f", sys / vdso);
@@ -1773,7 +1989,7 @@ static void kselftest(void)
 	ksft_print_header();
 	vsysinfo_init();
 	/* A 32-bit struct sysinfo has one more case, its compat scaling. */
-	ksft_set_plan(COMPAT_LAYOUT ? 23 : 22);
+	ksft_set_plan(COMPAT_LAYOUT ? 26 : 25);
 	ksft_print_msg("kernel.vdso_sysinfo = %d: the vDSO must %s the system call\n",
 		       !opt_out, opt_out ? "always make" : "never make");
 
@@ -1818,6 +2034,9 @@ static void kselftest(void)
 		    "seccomp: a filter on another system call keeps the fast path (x32: hides it)");
 	test_strict();
 	test_switch();
+	test_clocksource();
+	test_stall();
+	test_idle();
 	if (COMPAT_LAYOUT)
 		test_compat_scaling();
 

@@ -3,8 +3,8 @@
 # compare_output.sh: what the guest tests that run unmodified programs two
 # ways (vsysinfo_busybox.sh, the glibc collection's glibc_programs.sh)
 # share. Source it; POSIX sh, for the guest's busybox.
-#   opt_out              true when the kernel was booted with
-#                        vdso_sysinfo off (kstrtobool's false values)
+#   opt_out              true when kernel.vdso_sysinfo is 0 (booted with
+#                        sysctl.kernel.vdso_sysinfo=0, or set since)
 #   same_free A B        busybox free outputs A and B agree: same labels
 #                        and header, same totals, the rest within 1/64
 #                        of its row's total
@@ -12,12 +12,7 @@
 #                        time of day (the first word)
 
 opt_out=false
-for arg in $(cat /proc/cmdline); do
-	case $arg in
-	vdso_sysinfo=off | vdso_sysinfo=[nN0]*) opt_out=true ;;
-	vdso_sysinfo=*) opt_out=false ;;
-	esac
-done
+[ "$(cat /proc/sys/kernel/vdso_sysinfo 2>/dev/null)" != 0 ] || opt_out=true
 
 same_free() {
 	awk 'NR == FNR { a[FNR] = $0; n = FNR; next }

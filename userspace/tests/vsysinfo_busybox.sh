@@ -8,7 +8,7 @@
 # column within 1/64 of its row's total; uptime: all but the time of
 # day exactly, retried a few times across a minute or load-average
 # update), and strace -f -e trace=sysinfo sees sysinfo system calls
-# without the preload and none with it. Booted with vdso_sysinfo=off
+# without the preload and none with it. Booted with sysctl.kernel.vdso_sysinfo=0
 # the vDSO makes the system call itself, so strace must see it with
 # the preload too.
 #
@@ -108,7 +108,7 @@ for applet in free uptime; do
 	ktap_test_result "$applet: strace sees sysinfo system calls without the preload" \
 		plain_calls "$applet"
 	if $opt_out; then
-		ktap_test_result "$applet: strace sees the vDSO's system call with the preload (vdso_sysinfo=off)" \
+		ktap_test_result "$applet: strace sees the vDSO's system call with the preload (sysctl.kernel.vdso_sysinfo=0)" \
 			preload_calls "$applet"
 	else
 		ktap_test_result "$applet: strace sees no sysinfo system call with the preload" \

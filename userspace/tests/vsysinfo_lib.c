@@ -19,7 +19,7 @@
  * - A seccomp filter fails every sysinfo system call with MARK_ERRNO but
  *   the test's own reference call (ref_sysinfo below, whose return
  *   address the filter knows) and those made from inside the real vDSO
- *   (its fallback under vdso_sysinfo=off, the kernel's business). So a
+ *   (its fallback under sysctl.kernel.vdso_sysinfo=0, the kernel's business). So a
  *   system call the library makes itself returns -1 with errno
  *   MARK_ERRNO: the vDSO path must never see that, the fallback path
  *   must.
