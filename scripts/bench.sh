@@ -83,16 +83,16 @@ writer_cost() {
 	DIS=$(objdump -d --no-show-raw-insn "$VS_VMLINUX")
 	idle=$(idle_check)
 	((idle > 0)) || vs_die "no checks of vdso_sysinfo_publisher in update_vsyscall() in $VS_VMLINUX"
-	printf 'The writer adds %d instructions to every timekeeping update inside the timekeeper'"'"'s write section (the boot offset and publisher checks in update_vsyscall()), all a machine pays while nobody reads; while the publisher runs, vdso_sysinfo_tick() there, %s, irq_work_queue() once a period; and outside it, once a period, the publication: %s.\n' \
+	printf 'The writer adds %d instructions to every timekeeping update inside the timekeeper'"'"'s write section (the boot offset and publisher checks in update_vsyscall()), all a machine pays while nobody reads; while the publisher runs, vdso_sysinfo_tick() there on every update, %s, the last only once a period; and outside it, once a period, the publication: %s.\n' \
 		"$idle" "$(cost vdso_sysinfo_tick)" "$(cost vdso_sysinfo_publish)"
 }
 
 # replace_block FILE: put $TABLE and $WRITER in place of the old ones.
 replace_block() {
 	FIRST=$VS_BENCH_FIRST LAST=$VS_BENCH_LAST awk '
-		$0 ~ ENVIRON["FIRST"] && !done { print ENVIRON["TABLE"]; skip = 1; next }
 		skip && index($0, ENVIRON["LAST"]) { skip = 0; done = 1; next }
 		skip { next }
+		$0 ~ ENVIRON["FIRST"] && !done { print ENVIRON["TABLE"]; skip = 1; next }
 		/^The writer adds / { print ENVIRON["WRITER"]; next }
 		{ print }' "$1" >"$1.new"
 	mv "$1.new" "$1"
