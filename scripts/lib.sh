@@ -49,6 +49,9 @@
 VS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 VS_START=${VS_START:-$(date +%s)}
 export VS_START
+# Read-only git commands (status, diff) take no lock: one stopped by a
+# signal must leave nothing behind that the next run trips over.
+export GIT_OPTIONAL_LOCKS=0
 
 vs_log() { printf '%s\n' "$*" >&2; }
 
