@@ -131,8 +131,9 @@ static DEFINE_RAW_SPINLOCK(vdso_sysinfo_lock);
 /* For tests, in debugfs: publications made, and a publisher made to stall */
 static unsigned long vdso_sysinfo_publications;
 static bool vdso_sysinfo_stalled;
+#define vdso_sysinfo_stall()	READ_ONCE(vdso_sysinfo_stalled)
 #else
-#define vdso_sysinfo_stalled	false
+#define vdso_sysinfo_stall()	false
 #endif
 
 /* The snapshot is what do_sysinfo() fills in, in the 64-bit layout. */
@@ -250,7 +251,7 @@ static void vdso_sysinfo_write(struct vdso_sysinfo_data *sd)
 {
 	unsigned long now = jiffies;
 
-	if (vdso_sysinfo_stalled)
+	if (vdso_sysinfo_stall())
 		return;
 	WRITE_ONCE(vdso_sysinfo_publisher.published, now);
 	WRITE_ONCE(vdso_sysinfo_publisher.due, now + VDSO_SYSINFO_PERIOD_TICKS);
@@ -261,7 +262,7 @@ static void vdso_sysinfo_write(struct vdso_sysinfo_data *sd)
 	vdso_sysinfo_fill32(&sd->info32, &sd->info);
 	vdso_sysinfo_write_end(sd);
 #ifdef CONFIG_DEBUG_FS
-	vdso_sysinfo_publications++;
+	WRITE_ONCE(vdso_sysinfo_publications, vdso_sysinfo_publications + 1);
 #endif
 }
 
