@@ -426,6 +426,64 @@ clang_build() {
 	printf 'built with clang: %s\n' "${targets[*]}"
 }
 
+# The layout without CONFIG_VDSO_SYSINFO must be the pristine tree's:
+# the vDSOs and the kernel's linker script are built in
+# build/<tree>/obj-nosysinfo (the test kernel's configuration with the
+# option off), and the vDSO's vvar area (vvar_start) and the kernel's
+# .vvar (its end in vmlinux.lds) are compared with what the pristine
+# sources say; there must be no sysinfo page and no __vdso_sysinfo. The
+# result is kept in the cache under what decides it (the vDSO folder,
+# the vvar and linker script headers, the Kconfig files, the
+# configuration, the compiler), so a change elsewhere costs nothing.
+layout_off() {
+	local dir=$VS_BUILD/obj-nosysinfo key entry f out want got size tmp
+	local deps=(arch/x86/entry/vdso arch/x86/include/asm/vvar.h
+		    arch/x86/include/asm/vdso.h arch/x86/kernel/vmlinux.lds.S
+		    arch/x86/Kconfig lib/vdso/Kconfig)
+	key=$({
+		for f in "${deps[@]}"; do git -C "$VS_SRC" rev-parse "HEAD:$f"; done
+		grep -v '^#' "$VS_OBJ/.config"
+		gcc --version | head -n 1
+		declare -f layout_off
+	} | sha1sum | cut -c1-40)
+	entry=$VS_CACHE/layout-off/$key
+	if [[ -f $entry ]]; then
+		cat "$entry"
+		return 0
+	fi
+	mkdir -p "$dir"
+	cp "$VS_OBJ/.config" "$dir/.config"
+	"$VS_SRC/scripts/config" --file "$dir/.config" -d VDSO_SYSINFO
+	out=$(VS_OBJ=$dir vs_kmake -s olddefconfig 2>&1 &&
+		VS_OBJ=$dir vs_kmake -s -j"$VS_JOBS" arch/x86/entry/vdso/ arch/x86/kernel/vmlinux.lds 2>&1) ||
+		{ printf '%s\n' "$out"; return 1; }
+	! grep -q '^CONFIG_VDSO_SYSINFO=y' "$dir/.config" ||
+		{ echo "CONFIG_VDSO_SYSINFO could not be switched off"; return 1; }
+	want=$(git -C "$VS_SRC" show pristine:arch/x86/entry/vdso/vdso-layout.lds.S |
+		sed -n 's/.*vvar_start = \. - \([0-9]*\) \* PAGE_SIZE;.*/\1/p')
+	got=$(nm "$dir/arch/x86/entry/vdso/vdso64.so.dbg" | awk '$3 == "vvar_start" { print $1 }')
+	[[ -n $want && -n $got ]] || { echo "no vvar_start in the pristine layout or the built vDSO"; return 1; }
+	# A negative offset from the image, as 64 bits: bash wraps it back.
+	got=$((-0x$got / 4096))
+	[[ $got == "$want" ]] ||
+		{ echo "the vDSO's vvar area is $got pages without the option, $want in the pristine tree"; return 1; }
+	if nm "$dir/arch/x86/entry/vdso/vdso64.so.dbg" | grep -qw 'sysinfo_page\|__vdso_sysinfo'; then
+		echo "the vDSO built without the option has sysinfo in it"; return 1
+	fi
+	git -C "$VS_SRC" show pristine:arch/x86/kernel/vmlinux.lds.S | grep -q '__vvar_beginning_hack + PAGE_SIZE;' ||
+		{ echo "the pristine vmlinux.lds.S does not end .vvar one page in"; return 1; }
+	# The padding's line ends there; the variables' lines go on.
+	size=$(sed -n 's/^ *\. = __vvar_beginning_hack + \(.*\);$/\1/p' "$dir/arch/x86/kernel/vmlinux.lds" |
+		tail -n 1 | sed 's/\([0-9]\)UL*/\1/g')
+	[[ -n $size ]] && (($size == 4096)) ||
+		{ echo ".vvar ends at __vvar_beginning_hack + ${size:-?} without the option, one page in the pristine tree"; return 1; }
+	tmp=$(vs_cache_tmp layout-off)
+	printf 'without CONFIG_VDSO_SYSINFO: [vvar] %s pages and .vvar one page, as in the pristine tree; no sysinfo in the vDSO\n' "$got" >"$tmp/result"
+	cat "$tmp/result"
+	vs_cache_put "$tmp/result" "layout-off/$key"
+	rmdir "$tmp"
+}
+
 guest_panic() {
 	local out rc=0 pattern
 	out=$(env -u VS_STAGE_TIMES ACCEL=tcg GUEST_APPEND="rdinit=/vsysinfo-no-such-init" \
@@ -443,6 +501,7 @@ guest_timeout() {
 post() {
 	check "W=1: no warning in the C files the series touches" w1_clean
 	check "clang (LLVM=1, W=1): the series' objects and the vDSOs build, no warning" clang_build
+	check "without CONFIG_VDSO_SYSINFO the vvar layouts are the pristine tree's" layout_off
 	check "initramfs: every program finds its interpreter and libraries in it" initramfs_complete
 	check "guest failure: a kernel panic fails boot.sh with the console tail" guest_panic
 	check "guest failure: a timeout fails boot.sh with the console tail" guest_timeout
