@@ -112,11 +112,14 @@ PARAM_TEST=vsysinfo:vdso_sysinfo_param.sh
 OPT_OUT=sysctl.kernel.vdso_sysinfo=0
 OPT_OUT_TESTS=vDSO:vdso_test_sysinfo,vDSO:vdso_test_sysinfo_32,vDSO:vdso_test_sysinfo_x32,$PARAM_TEST,glibc:glibc_tst_sysinfo.sh,glibc:glibc_programs.sh
 
-# The sysctl.kernel.vdso_sysinfo= edge cases, each a short boot that
-# only checks what the kernel made of it:
-# "parameter|kernel.vdso_sysinfo|warned". An invalid value is warned
-# about and keeps the default. (Nothing and "=0" are the two full boots.)
-PARAM_CASES=("sysctl.kernel.vdso_sysinfo=1|1|0" "sysctl.kernel.vdso_sysinfo=maybe|1|1")
+# The boots with other parameters, each short: what the kernel made of
+# sysctl.kernel.vdso_sysinfo= and, with ia32_emulation=0 (no 32-bit
+# system calls), the 64-bit kselftest, whose sandbox cases must hold
+# there too: "parameters|kernel.vdso_sysinfo|warned[|more tests]". An
+# invalid value is warned about and keeps the default. (Nothing and "=0"
+# are the two full boots.)
+PARAM_CASES=("sysctl.kernel.vdso_sysinfo=1 ia32_emulation=0|1|0|vDSO:vdso_test_sysinfo"
+	"sysctl.kernel.vdso_sysinfo=maybe|1|1")
 
 # What the pristine tree's kernel (FLAVOUR=stock) runs: the neighbours'
 # suites, whose results neighbours.sh compares with the series'.
@@ -201,14 +204,14 @@ neighbours_boot() {
 
 # param_boots: one short boot per PARAM_CASES entry.
 param_boots() {
-	local c param expect warned label i=0 rc=0
+	local c param expect warned more label i=0 rc=0
 	[[ -x $VS_KST/vsysinfo/vdso_sysinfo_param.sh ]] || return 0
 	for c in "${PARAM_CASES[@]}"; do
-		IFS='|' read -r param expect warned <<<"$c"
+		IFS='|' read -r param expect warned more <<<"$c"
 		label=$param
 		i=$((i + 1))
 		test_boot "test-param$i" "$label" \
-			"$param vsysinfo.expect=$expect vsysinfo.expect_warning=$warned vsysinfo.tests=$PARAM_TEST" ||
+			"$param vsysinfo.expect=$expect vsysinfo.expect_warning=$warned vsysinfo.tests=$PARAM_TEST${more:+,$more}" ||
 			rc=$?
 		((rc != 2)) || return 2
 	done

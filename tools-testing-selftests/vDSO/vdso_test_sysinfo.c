@@ -49,12 +49,17 @@
  * stall (debugfs) leaves a snapshot that the vDSO refuses once it is
  * MAX_AGE_MS old.
  *
- * A task whose seccomp filters do not always allow sysinfo must get the
- * system call too, so that the filter decides (the kernel maps a page of
- * zeroes at the snapshot's place in [vvar] for its whole mm): filters
- * that deny it, trap it, hand it to a supervisor, or allow it only for
- * some arguments; and strict mode. A filter that always allows sysinfo
- * keeps the fast path, except on x32, where any filter hides the page.
+ * A task whose seccomp filters do not always allow sysinfo, in any of
+ * the ABIs through which it can make system calls, must get the system
+ * call too, so that the filter decides (the kernel maps a page of zeroes
+ * at the snapshot's place in [vvar] for its whole mm): filters that deny
+ * it, trap it, log it, kill for it, hand it to a supervisor, or allow it
+ * only for some arguments; and strict mode; attached with TSYNC, by one
+ * thread, before fork and exec, or while another thread forks; also
+ * after the process mapped another vDSO image. A filter that always
+ * allows sysinfo keeps the fast path, and so does an unfiltered child of
+ * a process whose other thread filtered. The snapshot's place in [vvar]
+ * is not ABI: the test finds its page by its content.
  *
  * Usage: vdso_test_sysinfo [bench]
  */
@@ -81,6 +86,7 @@
 #include <sys/sysinfo.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 #include <linux/fs.h>
 #include <linux/audit.h>
@@ -227,17 +233,14 @@ static bool child_passed(pid_t pid)
  * the x32 bit, which the vDSO's fallback must set as the C library does.
  */
 #define SYSCALL_ARCH	(COMPAT_LAYOUT ? AUDIT_ARCH_I386 : AUDIT_ARCH_X86_64)
-#define IS_X32		(!COMPAT_LAYOUT && sizeof(void *) == 4)
 #define SYSINFO_NR	((uint32_t)SYS_sysinfo)
 
 /*
- * The snapshot's page is the second page of [vvar]
- * (arch/x86/entry/vdso/vdso-layout.lds.S); a page of zeroes for a task
- * that must not read it. Its first word is the sequence count, odd while
- * the snapshot is valid.
+ * Where the snapshot lies in [vvar] is not ABI: vsysinfo_init() finds
+ * its page by its content (see snapshot_page()). Its first word is the
+ * sequence count, odd while the snapshot is valid; a task that must not
+ * read it sees a page of zeroes.
  */
-#define VVAR_SYSINFO_PAGE	1
-
 static bool page_valid(const uint32_t *page)
 {
 	return __atomic_load_n(&page[0], __ATOMIC_RELAXED) & 1;
@@ -361,13 +364,104 @@ static void find_mapping(const char *name, uintptr_t *lo, uintptr_t *hi)
 		fatal("no such mapping in /proc/self/maps, errno", ENOENT);
 }
 
+/*
+ * What sysinfo(2) said at the start (before any filter): the fields that
+ * do not move, by which snapshot_page() recognizes the snapshot.
+ */
+static struct sysinfo constants;
+
+/* The snapshot's page in [vvar], or -1: with kernel.vdso_sysinfo = 0 */
+static int sysinfo_page_index = -1;
+
+/* A page of zeroes, which stands for the snapshot's page when it has none */
+static const uint32_t no_page[4096 / sizeof(uint32_t)];
+
+/*
+ * Copy a page of [vvar] through a pipe: a page the kernel does not back
+ * (a pvclock page without pvclock) then fails with EFAULT, not SIGBUS.
+ */
+static bool vvar_read(uintptr_t addr, void *buf)
+{
+	int fds[2];
+	bool ok;
+
+	if (pipe(fds))
+		fatal("pipe, errno", errno);
+	ok = write(fds[1], (void *)addr, getpagesize()) == getpagesize() &&
+	     read(fds[0], buf, getpagesize()) == getpagesize();
+	close(fds[0]);
+	close(fds[1]);
+	return ok;
+}
+
+/* Whether @page holds a struct sysinfo with the constant fields of now. */
+static bool holds_snapshot(const unsigned char *page)
+{
+	struct sysinfo s;
+	size_t off;
+
+	if (!constants.totalram)
+		fatal("no sysinfo(2) answer to recognize the snapshot by", 0);
+	for (off = 0; off + sizeof(s) <= (size_t)getpagesize(); off += 4) {
+		memcpy(&s, page + off, sizeof(s));
+		if (s.totalram == constants.totalram && s.totalswap == constants.totalswap &&
+		    s.mem_unit == constants.mem_unit)
+			return true;
+	}
+	return false;
+}
+
+/* The page of the [vvar] mapping at @lo..@hi that holds the snapshot, or -1. */
+static int snapshot_page(uintptr_t lo, uintptr_t hi)
+{
+	static unsigned char buf[4096];
+	int i;
+
+	for (i = 0; lo + (uintptr_t)i * getpagesize() < hi; i++) {
+		if (vvar_read(lo + (uintptr_t)i * getpagesize(), buf) && holds_snapshot(buf))
+			return i;
+	}
+	return -1;
+}
+
+/* Whether any page of this process's [vvar] holds the snapshot. */
+static bool snapshot_mapped(void)
+{
+	uintptr_t lo, hi;
+
+	find_mapping("[vvar]", &lo, &hi);
+	return snapshot_page(lo, hi) >= 0;
+}
+
 /* The snapshot's page in [vvar], as this process maps it. */
 static const uint32_t *vvar_sysinfo_page(void)
 {
 	uintptr_t lo, hi;
 
+	if (sysinfo_page_index < 0)
+		return no_page;
 	find_mapping("[vvar]", &lo, &hi);
-	return (const uint32_t *)(lo + VVAR_SYSINFO_PAGE * getpagesize());
+	return (const uint32_t *)(lo + sysinfo_page_index * getpagesize());
+}
+
+/*
+ * Find the snapshot's page in [vvar] by its content: sysinfo(2) starts
+ * the publication, which shows within a period or two.
+ */
+static void locate_snapshot(void)
+{
+	uintptr_t lo, hi;
+	int ms;
+
+	sys_sysinfo(&constants);
+	find_mapping("[vvar]", &lo, &hi);
+	for (ms = 0; !opt_out && ms < 2000 && sysinfo_page_index < 0; ms++) {
+		sysinfo_page_index = snapshot_page(lo, hi);
+		usleep(1000);
+	}
+	if (!opt_out && sysinfo_page_index < 0)
+		ksft_exit_fail_msg("no page of [vvar] holds the snapshot\n");
+	sysinfo_page = vvar_sysinfo_page();
 }
 
 /* The words of the page that are not zero, from word @from on. */
@@ -1128,11 +1222,14 @@ static int hidden_check(void)
 	struct sysinfo v;
 	int i, marked = 0;
 
+	bool found = constants.totalram && snapshot_mapped();
+
 	for (i = 0; i < CALLS; i++)
 		marked += VDSO_CALL(vdso_sysinfo, 1, &v) == -EVDSO_MARKER;
-	if (marked != CALLS || page_nonzero(page, 0)) {
-		ksft_print_msg("%d of %d calls got the filter's errno, %d words set\n",
-			       marked, CALLS, page_nonzero(page, 0));
+	if (marked != CALLS || page_nonzero(page, 0) || found) {
+		ksft_print_msg("%d of %d calls got the filter's errno, %d words set%s\n",
+			       marked, CALLS, page_nonzero(page, 0),
+			       found ? ", a snapshot in [vvar]" : "");
 		return 1;
 	}
 	return 0;
@@ -1192,6 +1289,7 @@ static int deny_thread_child(void)
 /* fork() and exec() keep the choice of the process that filtered. */
 static int deny_fork_exec_child(void)
 {
+	char index[16];
 	pid_t pid;
 
 	filter_sysinfo(SYSINFO_NR, SECCOMP_RET_ERRNO | EVDSO_MARKER, 0);
@@ -1202,7 +1300,8 @@ static int deny_fork_exec_child(void)
 		_exit(hidden_check());
 	if (!child_passed(pid))
 		return 1;
-	execl("/proc/self/exe", "vdso_test_sysinfo", "hidden", (char *)NULL);
+	snprintf(index, sizeof(index), "%d", sysinfo_page_index);
+	execl("/proc/self/exe", "vdso_test_sysinfo", "hidden", index, (char *)NULL);
 	fatal("exec /proc/self/exe, errno", errno);
 	return 1;
 }
@@ -1218,10 +1317,10 @@ static int allow_check(void)
 	const uint32_t *page = vvar_sysinfo_page();
 	bool hidden;
 
-	if (!matches_syscall(!IS_X32))
+	if (!matches_syscall(true))
 		return 1;
 	hidden = !page_valid(page);
-	if (!opt_out && hidden != IS_X32) {
+	if (!opt_out && hidden) {
 		ksft_print_msg("[vvar]'s sysinfo page: sequence count %u\n", page[0]);
 		return 1;
 	}
@@ -1332,16 +1431,271 @@ static int notif_child(void)
 }
 
 /*
- * Strict mode allows read, write, exit and sigreturn only (and on x32 not
- * even those): the vDSO call must make the system call, which kills the
- * process with SIGKILL. The child reports through shared memory, which
- * needs no system call: whether [vvar]'s page reads as zeroes, and
- * whether the vDSO call returned (a global, so that each store is made
- * before the calls that follow it).
+ * A filter that denies the native sysinfo and lets every other
+ * architecture through (filter_sysinfo()'s shape), inherited through
+ * exec by a program that maps the 32-bit vDSO in place of its own
+ * (arch_prctl(ARCH_MAP_VDSO_32), with CONFIG_CHECKPOINT_RESTORE) before
+ * it read [vvar]: the snapshot stays hidden, as what decides is the
+ * system calls the process can make, not the image it mapped; also
+ * where ia32_emulation=0 leaves it no 32-bit system call at all. Run as
+ * "vdso_test_sysinfo vdso32 PAGE TOTALRAM TOTALSWAP MEM_UNIT"; KSFT_SKIP where there is no 32-bit
+ * vDSO to map.
  */
-static char *strict_shared;
+#ifndef ARCH_MAP_VDSO_32
+#define ARCH_MAP_VDSO_32	0x2002
+#endif
 
-static void test_strict(void)
+static int vdso32_swap(int index)
+{
+	static unsigned char buf[4096];
+	uintptr_t lo, hi, vlo, vhi;
+	int words = 0, page, i;
+
+	find_mapping("[vvar]", &lo, &hi);
+	find_mapping("[vdso]", &vlo, &vhi);
+	/* From here on, nothing may call into the vDSO: libc's clocks included. */
+	if (munmap((void *)lo, hi - lo) || munmap((void *)vlo, vhi - vlo))
+		fatal("munmap of [vvar] and [vdso], errno", errno);
+	if (syscall(SYS_arch_prctl, ARCH_MAP_VDSO_32, lo) < 0) {
+		ksft_print_msg("arch_prctl(ARCH_MAP_VDSO_32): %s\n", strerror(errno));
+		return errno == EINVAL ? KSFT_SKIP : 1;
+	}
+	find_mapping("[vvar]", &lo, &hi);
+	page = snapshot_page(lo, hi);
+	if (index >= 0 && vvar_read(lo + (uintptr_t)index * getpagesize(), buf)) {
+		for (i = 0; i < getpagesize(); i += 4)
+			words += !!*(uint32_t *)(buf + i);
+	}
+	if (page >= 0 || words) {
+		ksft_print_msg("32-bit vDSO's [vvar]: snapshot in page %d, %d words set\n",
+			       page, words);
+		return 1;
+	}
+	return 0;
+}
+
+static const char vdso32_name[] =
+	"seccomp: ARCH_MAP_VDSO_32 behind a filter that allows other ABIs finds no snapshot";
+
+static void test_vdso32(void)
+{
+	pid_t pid;
+	int status;
+	char index[16], ram[32], swap[32], unit[16];
+
+	if (sizeof(void *) != 8) {
+		ksft_test_result_skip("%s\n", vdso32_name);
+		return;
+	}
+	pid = fork_child();
+	if (!pid) {
+		filter_sysinfo(SYSINFO_NR, SECCOMP_RET_ERRNO | EVDSO_MARKER, 0);
+		snprintf(index, sizeof(index), "%d", sysinfo_page_index);
+		snprintf(ram, sizeof(ram), "%llu", (unsigned long long)constants.totalram);
+		snprintf(swap, sizeof(swap), "%llu", (unsigned long long)constants.totalswap);
+		snprintf(unit, sizeof(unit), "%u", constants.mem_unit);
+		execl("/proc/self/exe", "vdso_test_sysinfo", "vdso32", index, ram, swap, unit,
+		      (char *)NULL);
+		fatal("exec /proc/self/exe, errno", errno);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		ksft_exit_fail_msg("waitpid: %s\n", strerror(errno));
+	if (WIFEXITED(status) && WEXITSTATUS(status) == KSFT_SKIP)
+		ksft_test_result_skip("%s\n", vdso32_name);
+	else
+		ksft_test_result(WIFEXITED(status) && !WEXITSTATUS(status), "%s\n", vdso32_name);
+}
+
+/* fork_answer() of a child that has the filter and sees zeroes */
+#define FILTERED_OK	3
+
+/*
+ * What a fork child sees, which its own filters decide: the snapshot
+ * without a filter, zeroes and the system call with one.
+ */
+static int fork_answer(void)
+{
+	bool filtered = prctl(PR_GET_SECCOMP) == SECCOMP_MODE_FILTER;
+	bool found = snapshot_mapped();
+	struct sysinfo v;
+
+	if (filtered)
+		return found || VDSO_CALL(vdso_sysinfo, 1, &v) != -EVDSO_MARKER ? 1 : FILTERED_OK;
+	return found == !opt_out ? 0 : 2;
+}
+
+#define FORKS	40
+
+static atomic_int tsync_go;
+
+static void *tsync_later(void *arg)
+{
+	while (!atomic_load(&tsync_go))
+		;
+	filter_sysinfo(SYSINFO_NR, SECCOMP_RET_ERRNO | EVDSO_MARKER, SECCOMP_FILTER_FLAG_TSYNC);
+	return NULL;
+}
+
+/*
+ * Children forked while another thread attaches a filter with TSYNC,
+ * after MADV_KEEPONFORK on [vvar]: each gets the answer of the filters
+ * it got, with no window in which a filtered child copied the snapshot.
+ */
+static int fork_race_child(void)
+{
+	int i, status, wrong = 0, filtered = 0, keep;
+	pid_t pids[FORKS];
+	uintptr_t lo, hi;
+	struct sysinfo v;
+	pthread_t t;
+
+	find_mapping("[vvar]", &lo, &hi);
+	keep = madvise((void *)lo, hi - lo, MADV_KEEPONFORK);
+	vdso_call_sysinfo(&v);
+	if (pthread_create(&t, NULL, tsync_later, NULL))
+		fatal("pthread_create failed", 0);
+	for (i = 0; i < FORKS; i++) {
+		if (i == FORKS / 4)
+			atomic_store(&tsync_go, 1);
+		pids[i] = fork();
+		if (pids[i] < 0)
+			fatal("fork, errno", errno);
+		if (!pids[i])
+			_exit(fork_answer());
+	}
+	pthread_join(t, NULL);
+	for (i = 0; i < FORKS; i++) {
+		if (waitpid(pids[i], &status, 0) != pids[i])
+			fatal("waitpid, errno", errno);
+		filtered += WIFEXITED(status) && WEXITSTATUS(status) == FILTERED_OK;
+		wrong += !WIFEXITED(status) ||
+			 (WEXITSTATUS(status) && WEXITSTATUS(status) != FILTERED_OK);
+	}
+	ksft_print_msg("MADV_KEEPONFORK on [vvar]: %s\n", keep ? strerror(errno) : "done");
+	ksft_print_msg("%d children, %d with the filter, %d saw the wrong page\n",
+		       FORKS, filtered, wrong);
+	return wrong ? 1 : 0;
+}
+
+static void *filter_thread(void *arg)
+{
+	filter_sysinfo(SYSINFO_NR, SECCOMP_RET_ERRNO | EVDSO_MARKER, 0);
+	return NULL;
+}
+
+/*
+ * A process one of whose threads filtered sysinfo is hidden; a child
+ * forked by its unfiltered thread has no filter, and the fast path.
+ */
+static int unfiltered_fork_child(void)
+{
+	pthread_t t;
+	pid_t pid;
+
+	if (pthread_create(&t, NULL, filter_thread, NULL) || pthread_join(t, NULL))
+		fatal("pthread_create/join failed", 0);
+	if (snapshot_mapped()) {
+		ksft_print_msg("the process maps the snapshot after its thread filtered\n");
+		return 1;
+	}
+	pid = fork();
+	if (pid < 0)
+		fatal("fork, errno", errno);
+	if (!pid)
+		_exit(fork_answer() || !matches_syscall(!opt_out) ? 1 : 0);
+	return child_passed(pid) ? 0 : 1;
+}
+
+/* A filter attached with TSYNC hides the snapshot from the other threads. */
+static atomic_int tsync_done;
+
+static void *tsync_sibling(void *arg)
+{
+	while (!atomic_load(&tsync_done))
+		usleep(1000);
+	*(int *)arg = hidden_check();
+	return NULL;
+}
+
+static int tsync_child(void)
+{
+	pthread_t t;
+	int ret = -1;
+
+	if (pthread_create(&t, NULL, tsync_sibling, &ret))
+		fatal("pthread_create failed", 0);
+	filter_sysinfo(SYSINFO_NR, SECCOMP_RET_ERRNO | EVDSO_MARKER, SECCOMP_FILTER_FLAG_TSYNC);
+	atomic_store(&tsync_done, 1);
+	pthread_join(t, NULL);
+	return ret;
+}
+
+/* SECCOMP_RET_TRAP: the vDSO call raises SIGSYS, whose handler answers. */
+static atomic_int sigsys_seen;
+
+static void on_sigsys(int sig, siginfo_t *si, void *context)
+{
+	ucontext_t *uc = context;
+
+	atomic_fetch_add(&sigsys_seen, 1);
+#ifdef __x86_64__
+	uc->uc_mcontext.gregs[REG_RAX] = -EVDSO_MARKER;
+#else
+	uc->uc_mcontext.gregs[REG_EAX] = -EVDSO_MARKER;
+#endif
+}
+
+static int trap_child(void)
+{
+	struct sigaction sa = { .sa_sigaction = on_sigsys, .sa_flags = SA_SIGINFO };
+
+	if (sigaction(SIGSYS, &sa, NULL))
+		fatal("sigaction, errno", errno);
+	filter_sysinfo(SYSINFO_NR, SECCOMP_RET_TRAP, 0);
+	if (hidden_check())
+		return 1;
+	if (atomic_load(&sigsys_seen) != CALLS) {
+		ksft_print_msg("%d SIGSYS for %d calls\n", atomic_load(&sigsys_seen), CALLS);
+		return 1;
+	}
+	return 0;
+}
+
+/* SECCOMP_RET_LOG allows the call, but only the system call is logged. */
+static int log_child(void)
+{
+	const uint32_t *page = vvar_sysinfo_page();
+
+	filter_sysinfo(SYSINFO_NR, SECCOMP_RET_LOG, 0);
+	if (page_nonzero(page, 0) || snapshot_mapped()) {
+		ksft_print_msg("behind SECCOMP_RET_LOG: %d words set\n", page_nonzero(page, 0));
+		return 1;
+	}
+	return matches_syscall(false) ? 0 : 1;
+}
+
+/*
+ * Strict mode allows read, write, exit and sigreturn only (and on x32 not
+ * even those), and SECCOMP_RET_KILL_PROCESS kills with SIGSYS: the vDSO
+ * call must make the system call, which kills the process. The child
+ * reports through shared memory, which needs no system call: whether
+ * [vvar]'s page reads as zeroes, and whether the vDSO call returned (a
+ * global, so that each store is made before the calls that follow it).
+ */
+static char *killed_shared;
+
+static void enter_strict(void)
+{
+	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT))
+		_exit(2);
+}
+
+static void enter_kill_filter(void)
+{
+	filter_sysinfo(SYSINFO_NR, SECCOMP_RET_KILL_PROCESS, 0);
+}
+
+static void test_killed(void (*enter)(void), int sig, const char *name)
 {
 	const char *page_state;
 	const uint32_t *page;
@@ -1349,33 +1703,31 @@ static void test_strict(void)
 	int status;
 	pid_t pid;
 
-	strict_shared = mmap(NULL, getpagesize(), PROT_READ | PROT_WRITE,
+	killed_shared = mmap(NULL, getpagesize(), PROT_READ | PROT_WRITE,
 			     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (strict_shared == MAP_FAILED)
+	if (killed_shared == MAP_FAILED)
 		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
 	pid = fork_child();
 	if (!pid) {
 		page = vvar_sysinfo_page();
 		vdso_call_sysinfo(&v);
-		if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT))
-			_exit(2);
-		strict_shared[0] = page_nonzero(page, 0) ? 'D' : 'Z';
+		enter();
+		killed_shared[0] = page_nonzero(page, 0) ? 'D' : 'Z';
 		VDSO_CALL(vdso_sysinfo, 1, &v);
-		strict_shared[1] = 'R';
+		killed_shared[1] = 'R';
 		syscall(SYS_exit, 0);
 	}
 	if (waitpid(pid, &status, 0) != pid)
 		ksft_exit_fail_msg("waitpid: %s\n", strerror(errno));
-	page_state = strict_shared[0] == 'Z' ? "zeroes" :
-		     strict_shared[0] == 'D' ? "data" : "unread";
-	ksft_print_msg("strict mode: [vvar] page %s, the vDSO call %s, child %s %d\n",
-		       page_state, strict_shared[1] == 'R' ? "returned" : "did not return",
+	page_state = killed_shared[0] == 'Z' ? "zeroes" :
+		     killed_shared[0] == 'D' ? "data" : "unread";
+	ksft_print_msg("[vvar] page %s, the vDSO call %s, child %s %d\n",
+		       page_state, killed_shared[1] == 'R' ? "returned" : "did not return",
 		       WIFSIGNALED(status) ? "killed by signal" : "exited with",
 		       WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
-	ksft_test_result(strict_shared[0] == 'Z' && strict_shared[1] != 'R' &&
-			 WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
-			 "seccomp strict mode: the system call is made, [vvar] holds zeroes\n");
-	munmap(strict_shared, getpagesize());
+	ksft_test_result(killed_shared[0] == 'Z' && killed_shared[1] != 'R' &&
+			 WIFSIGNALED(status) && WTERMSIG(status) == sig, "%s\n", name);
+	munmap(killed_shared, getpagesize());
 }
 
 /*
@@ -1393,6 +1745,14 @@ static void test_switch(void)
 		ksft_print_msg("cannot write %s: %s\n", SYSCTL_PATH, strerror(errno));
 		ksft_test_result_skip("runtime switch kernel.vdso_sysinfo\n");
 		return;
+	}
+	if (sysinfo_page_index < 0) {
+		/* Booted with it off: the page is found once it is on. */
+		sysctl_set(1);
+		opt_out = false;
+		locate_snapshot();
+		opt_out = true;
+		page = sysinfo_page;
 	}
 	sysctl_set(0);
 	/* Words 1-5 hold the uptime and the boot offset, not the snapshot */
@@ -1965,7 +2325,6 @@ static void vsysinfo_init(void)
 		ksft_exit_skip("%s@%s symbol is missing from vDSO\n",
 			       vdso_sysinfo_name, version);
 	find_mapping("[vdso]", &vdso_lo, &vdso_hi);
-	sysinfo_page = vvar_sysinfo_page();
 	rewrites_met = mmap(NULL, sizeof(*rewrites_met), PROT_READ | PROT_WRITE,
 			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (rewrites_met == MAP_FAILED)
@@ -1988,8 +2347,9 @@ static void kselftest(void)
 
 	ksft_print_header();
 	vsysinfo_init();
+	locate_snapshot();
 	/* A 32-bit struct sysinfo has one more case, its compat scaling. */
-	ksft_set_plan(COMPAT_LAYOUT ? 26 : 25);
+	ksft_set_plan(COMPAT_LAYOUT ? 33 : 32);
 	ksft_print_msg("kernel.vdso_sysinfo = %d: the vDSO must %s the system call\n",
 		       !opt_out, opt_out ? "always make" : "never make");
 
@@ -2028,11 +2388,23 @@ static void kselftest(void)
 		      "seccomp: fork and exec keep the snapshot hidden");
 	test_in_child(notif_child,
 		      "seccomp: a user notification supervisor answers the vDSO call");
-	test_traced(allow_all_child, opt_out || IS_X32,
-		    "seccomp: a filter that always allows sysinfo keeps the fast path (x32: hides it)");
-	test_traced(allow_other_child, opt_out || IS_X32,
-		    "seccomp: a filter on another system call keeps the fast path (x32: hides it)");
-	test_strict();
+	test_traced(allow_all_child, opt_out,
+		    "seccomp: a filter that always allows sysinfo keeps the fast path");
+	test_traced(allow_other_child, opt_out,
+		    "seccomp: a filter on another system call keeps the fast path");
+	test_in_child(tsync_child,
+		      "seccomp: a filter attached with TSYNC hides the snapshot from every thread");
+	test_in_child(unfiltered_fork_child,
+		      "seccomp: an unfiltered child of a process whose thread filtered gets the snapshot");
+	test_in_child(fork_race_child,
+		      "seccomp: children forked while a thread attaches with TSYNC get their own filters' answer");
+	test_vdso32();
+	test_in_child(trap_child, "seccomp: SECCOMP_RET_TRAP gets the system call and SIGSYS");
+	test_traced(log_child, true, "seccomp: SECCOMP_RET_LOG gets the system call, logged");
+	test_killed(enter_kill_filter, SIGSYS,
+		    "seccomp: SECCOMP_RET_KILL_PROCESS kills the caller of the vDSO");
+	test_killed(enter_strict, SIGKILL,
+		    "seccomp strict mode: the system call is made, [vvar] holds zeroes");
 	test_switch();
 	test_clocksource();
 	test_stall();
@@ -2054,17 +2426,28 @@ int main(int argc, char **argv)
 		kselftest();
 		return 0;
 	}
-	/* Run by deny_fork_exec_child() behind its filter. */
-	if (argc == 2 && !strcmp(argv[1], "hidden")) {
+	/* Run by deny_fork_exec_child() behind its filter: hidden PAGE */
+	if (argc == 3 && !strcmp(argv[1], "hidden")) {
 		in_child = true;
 		vsysinfo_init();
+		sysinfo_page_index = atoi(argv[2]);
+		sysinfo_page = vvar_sysinfo_page();
 		return hidden_check();
+	}
+	/* Run by test_vdso32() behind its filter: vdso32 PAGE TOTALRAM TOTALSWAP MEM_UNIT */
+	if (argc == 6 && !strcmp(argv[1], "vdso32")) {
+		in_child = true;
+		constants.totalram = strtoull(argv[3], NULL, 0);
+		constants.totalswap = strtoull(argv[4], NULL, 0);
+		constants.mem_unit = strtoul(argv[5], NULL, 0);
+		return vdso32_swap(atoi(argv[2]));
 	}
 	if (argc != 2 || strcmp(argv[1], "bench")) {
 		usage(argv[0]);
 		return 1;
 	}
 	vsysinfo_init();
+	locate_snapshot();
 	bench();
 	return 0;
 }
