@@ -110,7 +110,9 @@ report_unfinished() {
 # the kselftest and to the programs that the patched glibc binds to it.
 PARAM_TEST=vsysinfo:vdso_sysinfo_param.sh
 OPT_OUT=sysctl.kernel.vdso_sysinfo=0
-OPT_OUT_TESTS=vDSO:vdso_test_sysinfo,vDSO:vdso_test_sysinfo_32,vDSO:vdso_test_sysinfo_x32,$PARAM_TEST,glibc:glibc_tst_sysinfo.sh,glibc:glibc_programs.sh
+SYSINFO_TESTS=$(for t in vDSO:vdso_test_sysinfo vDSO:vdso_test_sysinfo_seccomp vsysinfo:vsysinfo_follow \
+	vsysinfo:vsysinfo_stress; do printf '%s,%s_32,%s_x32,' "$t" "$t" "$t"; done)
+OPT_OUT_TESTS=$SYSINFO_TESTS$PARAM_TEST,glibc:glibc_tst_sysinfo.sh,glibc:glibc_programs.sh
 
 # The boots with other parameters, each short: what the kernel made of
 # sysctl.kernel.vdso_sysinfo= and, with ia32_emulation=0 (no 32-bit
@@ -118,16 +120,17 @@ OPT_OUT_TESTS=vDSO:vdso_test_sysinfo,vDSO:vdso_test_sysinfo_32,vDSO:vdso_test_sy
 # there too: "parameters|kernel.vdso_sysinfo|warned[|more tests]". An
 # invalid value is warned about and keeps the default. (Nothing and "=0"
 # are the two full boots.)
-PARAM_CASES=("sysctl.kernel.vdso_sysinfo=1 ia32_emulation=0|1|0|vDSO:vdso_test_sysinfo"
+PARAM_CASES=("sysctl.kernel.vdso_sysinfo=1 ia32_emulation=0|1|0|vDSO:vdso_test_sysinfo_seccomp"
 	"sysctl.kernel.vdso_sysinfo=maybe|1|1")
 
 # What the pristine tree's kernel (FLAVOUR=stock) runs: the neighbours'
 # suites, whose results neighbours.sh compares with the series'.
 NEIGHBOURS=$(printf '%s\n' "${VS_NEIGHBOURS[@]%%:*}" | sort -u | paste -sd,)
 
-# What the sanitizer kernel (FLAVOUR=kcsan) runs: the sysinfo kselftest,
-# whose readers, forks and seccomp filters race with the publication.
-KCSAN_TESTS=vDSO:vdso_test_sysinfo,vDSO:vdso_test_sysinfo_32
+# What the sanitizer kernel (FLAVOUR=kcsan) runs: the sysinfo kselftests
+# and the project's cases, whose readers, forks and seccomp filters race
+# with the publication (64-bit and 32-bit).
+KCSAN_TESTS=$(tr , '\n' <<<"$SYSINFO_TESTS" | grep -v '_x32$' | paste -sd,)
 
 # test_boot NAME LABEL APPEND: one test boot, console
 # logs/console-NAME.log, judged by results.sh (KTAP, LABEL before every

@@ -97,6 +97,8 @@ bench)
 	for t in vdso_test_sysinfo vdso_test_sysinfo_32 vdso_test_sysinfo_x32; do
 		[ -x /kselftest/vDSO/$t ] && /kselftest/vDSO/$t bench
 	done
+	# The rows that need /proc or another clocksource: the project's
+	[ -x /kselftest/vsysinfo/vsysinfo_stress ] && /kselftest/vsysinfo/vsysinfo_stress bench
 	[ -x /kselftest/vsysinfo/bench-preload.sh ] && ! grep -q sysctl.kernel.vdso_sysinfo=0 /proc/cmdline &&
 		/kselftest/vsysinfo/bench-preload.sh
 	[ -x /kselftest/glibc/bench-glibc.sh ] && ! grep -q sysctl.kernel.vdso_sysinfo=0 /proc/cmdline &&

@@ -14,9 +14,10 @@
 # scripts/vdso_linked_sysinfo.c directly against that vdso64.so and
 # installs it as collection 'vsysinfo', and builds userspace/ (the
 # library, its LD_PRELOAD drop-in and their tests) into the same
-# collection, with scripts/vdso_sysinfo_param.sh (the guest side of the
-# boots that try vdso_sysinfo= edge cases). Logs:
-# build/<tree>/logs/selftests.log, userspace.log.
+# collection, with proofs/ (the project's own follow and stress cases)
+# and scripts/vdso_sysinfo_param.sh (the guest side of the boots that
+# try vdso_sysinfo= edge cases). Logs:
+# build/<tree>/logs/selftests.log, userspace.log, proofs.log.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -76,20 +77,34 @@ build_linked() {
 	printf 'vsysinfo:vdso_linked_sysinfo\n' >>"$VS_KST/kselftest-list.txt"
 }
 
-# userspace/: libvsysinfo, libvsysinfo-preload and their guest tests,
-# installed as collection 'vsysinfo' (objects in build/<tree>/userspace).
-build_userspace() {
-	local vdso=$VS_VDSO64 t
-	nm -D "$vdso" | grep -w __vdso_sysinfo >/dev/null || return 0
-	vs_stage "selftests: building userspace/ (libvsysinfo, its preload, their tests)"
-	vs_logged "$VS_LOGS/userspace.log" \
-		make -C "$VS_ROOT/userspace" install-tests KDIR="$VS_SRC" \
-		O="$VS_BUILD/userspace" DESTDIR="$VS_KST/vsysinfo"
+# install_collection DIR: DIR's guest tests (make -C DIR install-tests,
+# objects in build/<tree>/DIR, log logs/DIR.log), installed in the
+# collection 'vsysinfo' and added to kselftest-list.txt.
+install_collection() {
+	local dir=$1 t
+	vs_logged "$VS_LOGS/$dir.log" \
+		make -C "$VS_ROOT/$dir" install-tests KDIR="$VS_SRC" \
+		O="$VS_BUILD/$dir" DESTDIR="$VS_KST/vsysinfo"
 	while read -r t; do
 		[[ -x $VS_KST/vsysinfo/$t ]] ||
-			vs_die "make -C userspace install-tests did not install $t; see $VS_LOGS/userspace.log"
+			vs_die "make -C $dir install-tests did not install $t; see $VS_LOGS/$dir.log"
 		printf 'vsysinfo:%s\n' "$t" >>"$VS_KST/kselftest-list.txt"
-	done < <(make -s -C "$VS_ROOT/userspace" list-tests)
+	done < <(make -s -C "$VS_ROOT/$dir" list-tests)
+}
+
+# userspace/: libvsysinfo, libvsysinfo-preload and their guest tests.
+build_userspace() {
+	nm -D "$VS_VDSO64" | grep -w __vdso_sysinfo >/dev/null || return 0
+	vs_stage "selftests: building userspace/ (libvsysinfo, its preload, their tests)"
+	install_collection userspace
+}
+
+# proofs/: the project's own cases (the machine- and timing-dependent
+# proof), built on the series' vdso_sysinfo_helpers.c.
+build_proofs() {
+	[[ -f $VS_SRC/tools/testing/selftests/vDSO/vdso_sysinfo_helpers.c ]] || return 0
+	vs_stage "selftests: building proofs/ (the project's follow and stress cases)"
+	install_collection proofs
 }
 
 # The guest side of the boots with vdso_sysinfo= edge cases (boot.sh).
@@ -110,6 +125,7 @@ main() {
 	build_kselftest
 	build_linked
 	build_userspace
+	build_proofs
 	install_param_check
 	vs_stage "selftests: $(wc -l <"$VS_KST/kselftest-list.txt") tests installed in ${VS_KST#"$VS_ROOT"/}"
 }

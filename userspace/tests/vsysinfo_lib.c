@@ -24,18 +24,16 @@
  *   MARK_ERRNO: the vDSO path must never see that, the fallback path
  *   must.
  *
- * The fields are compared as tools/testing/selftests/vDSO/
- * vdso_test_sysinfo.c does: totals and mem_unit exactly, uptime, procs
- * and loads within the interval of two sysinfo(2) calls around the call
- * (uptime may trail by one second), free/shared/buffer memory within
- * 1/64 of totalram of it, retried while counters move.
+ * The fields are compared by the kselftests' own compare() (the kernel
+ * tree's tools/testing/selftests/vDSO/vdso_sysinfo_helpers.c, built in):
+ * totals and mem_unit exactly, uptime, procs and loads within the
+ * interval of two sysinfo(2) calls around the call (uptime may trail by
+ * one second), free/shared/buffer memory within 1/64 of totalram of it,
+ * retried while counters move.
  *
- * The library's vDSO lookup (lib/vdso_lookup.c) is hidden inside it, so
- * this program builds in its own copy and checks it against the kernel
- * tree's reference parser, tools/testing/selftests/vDSO/parse_vdso.c
- * (vdso_sym()), in the running vDSO and in copies of it that have only
- * one of the two hash tables. The preload's functions are reached with
- * dlopen() and dlsym() and compared with glibc's.
+ * The library's vDSO lookup is checked in vsysinfo_lookup.c. The
+ * preload's functions are reached with dlopen() and dlsym() and
+ * compared with glibc's.
  *
  * x86-64 only (the reference system call is written in assembly).
  */
@@ -67,15 +65,15 @@
 #include "kselftest.h"
 #include "parse_vdso.h"
 #include "vdso_lookup.h"
+#include "vdso_sysinfo_helpers.h"
+#include "vsysinfo_lib.h"
 
 #if !defined(__x86_64__) || defined(__ILP32__)
 #error "vsysinfo_lib is written for x86-64"
 #endif
 
-#define TOLERANCE_SHIFT	6
-#define RETRIES		50
 #define THREADS		32
-#define CALLS		1000
+#define THREAD_CALLS	1000
 #define CHILD_ATTEMPTS	3
 /* errno of a sysinfo system call made by neither the test nor the vDSO */
 #define MARK_ERRNO	4001
@@ -111,12 +109,12 @@ static uintptr_t fake_ehdr;
 static bool slow_lookup;
 
 /* The running vDSO, from /proc/self/maps, and whether it has the symbol */
-static uintptr_t vdso_start, vdso_end;
+uintptr_t vdso_start, vdso_end;
 static bool vdso_has_sysinfo;
 /* glibc's handle of the vDSO, its load bias and where its dynamic section is */
-static void *vdso_handle;
-static uintptr_t vdso_bias;
-static const ElfW(Dyn) *vdso_dynamic;
+void *vdso_handle;
+uintptr_t vdso_bias;
+const ElfW(Dyn) *vdso_dynamic;
 
 /* The library's call of getauxval() lands here. */
 unsigned long getauxval(unsigned long type)
@@ -132,7 +130,7 @@ unsigned long getauxval(unsigned long type)
 }
 
 /* A case's fatal error: report it and end the child. */
-static __noreturn __printf(1, 2) void child_fail(const char *fmt, ...)
+__noreturn __printf(1, 2) void child_fail(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -196,60 +194,6 @@ static void mark_library_syscalls(void)
 		child_fail("installing the seccomp filter: %s\n", strerror(errno));
 }
 
-static int check_eq(const char *name, unsigned long long v, unsigned long long s,
-		    bool report)
-{
-	if (v == s)
-		return 0;
-	if (report)
-		ksft_print_msg("%s %llu != %llu\n", name, v, s);
-	return 1;
-}
-
-/* @v within @tol of the interval that @a and @b span (plus @above) */
-static int check_in(const char *name, unsigned long long v, unsigned long long a,
-		    unsigned long long b, unsigned long long tol,
-		    unsigned long long above, bool report)
-{
-	unsigned long long lo = a < b ? a : b, hi = a < b ? b : a;
-
-	if (v + tol >= lo && v <= hi + tol + above)
-		return 0;
-	if (report)
-		ksft_print_msg("%s %llu not within %llu of [%llu, %llu]\n",
-			       name, v, tol, lo, hi + above);
-	return 1;
-}
-
-/*
- * Mismatches of @v against @s1 and @s2, read before and after it.
- * @threads more tasks may have existed meanwhile.
- */
-static int compare(const struct sysinfo *v, const struct sysinfo *s1,
-		   const struct sysinfo *s2, unsigned int threads, bool report)
-{
-	unsigned long long tol = (unsigned long long)s1->totalram >> TOLERANCE_SHIFT;
-	int bad = 0, i;
-
-	bad += check_eq("totalram", v->totalram, s1->totalram, report);
-	bad += check_eq("totalswap", v->totalswap, s1->totalswap, report);
-	bad += check_eq("totalhigh", v->totalhigh, s1->totalhigh, report);
-	bad += check_eq("mem_unit", v->mem_unit, s1->mem_unit, report);
-	bad += check_in("uptime", v->uptime + 1, s1->uptime, s2->uptime + 1, 0, 0, report);
-	bad += check_in("procs", v->procs, s1->procs, s2->procs, 0, threads, report);
-	for (i = 0; i < 3; i++)
-		bad += check_in("loads[]", v->loads[i], s1->loads[i], s2->loads[i], 0, 0,
-				report);
-	bad += check_in("freeram", v->freeram, s1->freeram, s2->freeram, tol, 0, report);
-	bad += check_in("sharedram", v->sharedram, s1->sharedram, s2->sharedram, tol, 0,
-			report);
-	bad += check_in("bufferram", v->bufferram, s1->bufferram, s2->bufferram, tol, 0,
-			report);
-	bad += check_in("freeswap", v->freeswap, s1->freeswap, s2->freeswap, tol, 0, report);
-	bad += check_in("freehigh", v->freehigh, s1->freehigh, s2->freehigh, tol, 0, report);
-	return bad;
-}
-
 /* vsysinfo() against sysinfo(2), retried while counters move. */
 static void fields_match(void)
 {
@@ -281,7 +225,7 @@ static void call_makes_syscall(void)
 }
 
 /* A private, writable copy of the running vDSO's image. */
-static unsigned char *copy_vdso(void)
+unsigned char *copy_vdso(void)
 {
 	size_t len = vdso_end - vdso_start;
 	unsigned char *img;
@@ -294,13 +238,13 @@ static unsigned char *copy_vdso(void)
 }
 
 /* Look @name@@@version up in the image at @base with the kernel tree's parser. */
-static void *ref_sym(uintptr_t base, const char *version, const char *name)
+void *ref_sym(uintptr_t base, const char *version, const char *name)
 {
 	vdso_init_from_sysinfo_ehdr(base);
 	return vdso_sym(version, name);
 }
 
-static void *image_sym(unsigned char *img, const char *name)
+void *image_sym(unsigned char *img, const char *name)
 {
 	return ref_sym((uintptr_t)img, "LINUX_2.6", name);
 }
@@ -317,7 +261,7 @@ static int case_no_syscall(void)
 	int i;
 
 	mark_library_syscalls();
-	for (i = 0; i < CALLS; i++)
+	for (i = 0; i < THREAD_CALLS; i++)
 		call_ok(&v);
 	fields_match();
 	if (ehdr_lookups != 1)
@@ -481,233 +425,6 @@ static int case_threads(void)
 	return KSFT_PASS;
 }
 
-/* The names the library's lookup is checked with, all version LINUX_2.6 */
-static const char *const lookup_names[] = {
-	"__vdso_sysinfo", "__vdso_clock_gettime", "__vdso_gettimeofday",
-	"__vdso_time", "__vdso_getcpu", "__vdso_clock_getres",
-	"sysinfo",	/* the series' weak alias of __vdso_sysinfo */
-};
-
-/* The name case_lookup_name() checks */
-static const char *lookup_name;
-
-static int case_lookup_name(void)
-{
-	void *ref, *got, *glibc;
-
-	ref = image_sym((unsigned char *)vdso_start, lookup_name);
-	got = vdso_lookup(vdso_start, "LINUX_2.6", lookup_name);
-	glibc = dlvsym(vdso_handle, lookup_name, "LINUX_2.6");
-	ksft_print_msg("%s: vdso_lookup() %p, parse_vdso %p, dlvsym() %p\n",
-		       lookup_name, got, ref, glibc);
-	if (got != ref)
-		child_fail("vdso_lookup() and parse_vdso's vdso_sym() disagree\n");
-	/* So that both NULL means that the vDSO has no such function */
-	if (!ref != !glibc)
-		child_fail("parse_vdso and glibc disagree on whether the vDSO has it\n");
-	return KSFT_PASS;
-}
-
-static int case_lookup_misses(void)
-{
-	static const char *const misses[][2] = {
-		{ "LINUX_2.6", "__vdso_no_such_function" },
-		{ "LINUX_2.6", "" },
-		{ "LINUX_9.9", "__vdso_clock_gettime" },
-		{ "LINUX_9.9", "__vdso_sysinfo" },
-		{ "LINUX_2.", "__vdso_clock_gettime" },
-		/* an STT_OBJECT symbol (the version's own, SHN_ABS) */
-		{ "LINUX_2.6", "LINUX_2.6" },
-		/* the version definition of the vDSO itself (VER_FLG_BASE) */
-		{ "linux-vdso.so.1", "__vdso_clock_gettime" },
-	};
-	unsigned int i;
-	void *got, *ref;
-
-	if (!vdso_lookup(vdso_start, "LINUX_2.6", "__vdso_clock_gettime"))
-		child_fail("vdso_lookup() does not find __vdso_clock_gettime@LINUX_2.6\n");
-	for (i = 0; i < ARRAY_SIZE(misses); i++) {
-		got = vdso_lookup(vdso_start, misses[i][0], misses[i][1]);
-		ref = ref_sym(vdso_start, misses[i][0], misses[i][1]);
-		if (got || ref)
-			child_fail("\"%s\"@%s: vdso_lookup() %p, parse_vdso %p, not NULL\n",
-				   misses[i][1], misses[i][0], got, ref);
-	}
-	if (vdso_lookup(0, "LINUX_2.6", "__vdso_clock_gettime"))
-		child_fail("vdso_lookup() found something at base 0\n");
-	return KSFT_PASS;
-}
-
-/* Where the copy @img has what the vDSO has at link-time address @vaddr */
-static void *in_copy(unsigned char *img, ElfW(Addr) vaddr)
-{
-	return img + (vdso_bias + vaddr - vdso_start);
-}
-
-/* The dynamic entry @tag of the copy @img (of the vDSO, for vdso_start) */
-static ElfW(Dyn) *copy_dynamic(unsigned char *img, ElfW(Sxword) tag)
-{
-	ElfW(Dyn) *dyn = (ElfW(Dyn) *)(img + ((uintptr_t)vdso_dynamic - vdso_start));
-
-	for (; dyn->d_tag != DT_NULL; dyn++) {
-		if (dyn->d_tag == tag)
-			return dyn;
-	}
-	return NULL;
-}
-
-/* A copy of the vDSO whose dynamic entry @tag is made a DT_DEBUG one */
-static unsigned char *copy_without(ElfW(Sxword) tag)
-{
-	unsigned char *img = copy_vdso();
-	ElfW(Dyn) *dyn = copy_dynamic(img, tag);
-
-	if (!dyn)
-		return NULL;
-	dyn->d_tag = DT_DEBUG;
-	return img;
-}
-
-/* A copy of the vDSO whose version definition @version is flagged VER_FLG_BASE */
-static unsigned char *copy_as_base_version(const char *version)
-{
-	unsigned char *img = copy_vdso();
-	ElfW(Dyn) *verdef = copy_dynamic(img, DT_VERDEF), *strtab = copy_dynamic(img, DT_STRTAB);
-	ElfW(Verdef) *def;
-	ElfW(Verdaux) *aux;
-
-	if (!verdef || !strtab)
-		return NULL;
-	def = in_copy(img, verdef->d_un.d_ptr);
-	while (def) {
-		aux = (ElfW(Verdaux) *)((char *)def + def->vd_aux);
-		if (!strcmp((char *)in_copy(img, strtab->d_un.d_ptr) + aux->vda_name, version)) {
-			def->vd_flags |= VER_FLG_BASE;
-			return img;
-		}
-		def = def->vd_next ? (ElfW(Verdef) *)((char *)def + def->vd_next) : NULL;
-	}
-	return NULL;
-}
-
-/* The copy @img's symbol table entry named @name (any version), or NULL */
-static ElfW(Sym) *copy_symbol(unsigned char *img, const char *name)
-{
-	ElfW(Dyn) *symtab = copy_dynamic(img, DT_SYMTAB), *strtab = copy_dynamic(img, DT_STRTAB);
-	ElfW(Dyn) *hash = copy_dynamic(img, DT_HASH);
-	ElfW(Sym) *sym;
-	uint32_t i, count;
-
-	if (!symtab || !strtab || !hash)
-		return NULL;
-	/* DT_HASH's nchain is the number of symbols */
-	count = ((uint32_t *)in_copy(img, hash->d_un.d_ptr))[1];
-	sym = in_copy(img, symtab->d_un.d_ptr);
-	for (i = 0; i < count; i++) {
-		if (!strcmp((char *)in_copy(img, strtab->d_un.d_ptr) + sym[i].st_name, name))
-			return &sym[i];
-	}
-	return NULL;
-}
-
-/*
- * 1 if the lookup of @name in the copy @img (altered as @how says) does
- * not give @ref, an address in the running vDSO, in the copy.
- */
-static int copy_mismatch(unsigned char *img, const char *how, const char *name, void *ref)
-{
-	void *got = vdso_lookup((uintptr_t)img, "LINUX_2.6", name);
-	void *want = ref ? img + ((uintptr_t)ref - vdso_start) : NULL;
-
-	if (got == want)
-		return 0;
-	ksft_print_msg("%s with %s: vdso_lookup() %p, expected %p\n", name, how, got, want);
-	return 1;
-}
-
-static int case_lookup_copies(void)
-{
-	unsigned char *sysv_only, *gnu_only, *no_version;
-	unsigned int i;
-	int bad = 0;
-	void *ref;
-
-	if (!vdso_dynamic) {
-		ksft_print_msg("glibc does not tell where the vDSO's dynamic section is\n");
-		return KSFT_SKIP;
-	}
-	sysv_only = copy_without(DT_GNU_HASH);
-	gnu_only = copy_without(DT_HASH);
-	if (!sysv_only || !gnu_only) {
-		ksft_print_msg("the vDSO does not have both DT_HASH and DT_GNU_HASH\n");
-		return KSFT_SKIP;
-	}
-	no_version = copy_as_base_version("LINUX_2.6");
-	if (!no_version)
-		child_fail("the vDSO does not define version LINUX_2.6\n");
-	/* parse_vdso reads DT_HASH only: without it, it finds nothing */
-	if (image_sym(gnu_only, "__vdso_clock_gettime"))
-		child_fail("the copy without DT_HASH still has it\n");
-	for (i = 0; i < ARRAY_SIZE(lookup_names); i++) {
-		ref = image_sym((unsigned char *)vdso_start, lookup_names[i]);
-		bad += copy_mismatch(sysv_only, "DT_HASH alone", lookup_names[i], ref);
-		bad += copy_mismatch(gnu_only, "DT_GNU_HASH alone", lookup_names[i], ref);
-		/* The file's own version names no symbol's, for either parser */
-		if (image_sym(no_version, lookup_names[i]))
-			child_fail("parse_vdso finds %s of version VER_FLG_BASE\n",
-				   lookup_names[i]);
-		bad += copy_mismatch(no_version, "LINUX_2.6 flagged VER_FLG_BASE",
-				     lookup_names[i], NULL);
-	}
-	return bad ? KSFT_FAIL : KSFT_PASS;
-}
-
-/* Copies in which __vdso_clock_gettime is no longer a global function, or is another kind */
-static int case_lookup_symbols(void)
-{
-	static const struct {
-		const char *how;
-		unsigned char bind, type;
-		bool undef, found;
-	} changes[] = {
-		{ "it made STB_LOCAL", STB_LOCAL, STT_FUNC, false, false },
-		{ "it made STB_WEAK", STB_WEAK, STT_FUNC, false, true },
-		{ "it made STT_OBJECT", STB_GLOBAL, STT_OBJECT, false, false },
-		{ "it made SHN_UNDEF", STB_GLOBAL, STT_FUNC, true, false },
-		/* parse_vdso wants STT_FUNC; the library takes STT_NOTYPE too */
-		{ "it made STT_NOTYPE", STB_GLOBAL, STT_NOTYPE, false, true },
-	};
-	static const char name[] = "__vdso_clock_gettime";
-	unsigned char *img;
-	ElfW(Sym) *sym;
-	unsigned int i;
-	void *ref, *ref_img;
-	int bad = 0;
-
-	if (!vdso_dynamic || !copy_dynamic((unsigned char *)vdso_start, DT_HASH)) {
-		ksft_print_msg("glibc does not tell where the vDSO's DT_HASH table is\n");
-		return KSFT_SKIP;
-	}
-	ref = image_sym((unsigned char *)vdso_start, name);
-	for (i = 0; i < ARRAY_SIZE(changes); i++) {
-		img = copy_vdso();
-		sym = copy_symbol(img, name);
-		if (!sym || !ref)
-			child_fail("%s is not in the vDSO's symbol table\n", name);
-		sym->st_info = ELF64_ST_INFO(changes[i].bind, changes[i].type);
-		if (changes[i].undef)
-			sym->st_shndx = SHN_UNDEF;
-		bad += copy_mismatch(img, changes[i].how, name, changes[i].found ? ref : NULL);
-		if (changes[i].type == STT_NOTYPE)
-			continue;
-		ref_img = image_sym(img, name);
-		if (ref_img != (changes[i].found ? img + ((uintptr_t)ref - vdso_start) : NULL))
-			child_fail("parse_vdso finds %p for %s with %s\n", ref_img, name,
-				   changes[i].how);
-	}
-	return bad ? KSFT_FAIL : KSFT_PASS;
-}
-
 /* The preload, from lib/ next to this program (its RUNPATH) */
 #define PRELOAD		"libvsysinfo-preload.so"
 
@@ -830,7 +547,7 @@ static int case_preload_errors(void)
 }
 
 /* Run @fn in a child, as its process's first use of the library. */
-static int in_child(int (*fn)(void))
+static int run_in_child(int (*fn)(void))
 {
 	int status, attempt, rc = KSFT_FAIL;
 	pid_t pid;
@@ -860,13 +577,13 @@ static int in_child(int (*fn)(void))
 	return KSFT_FAIL;
 }
 
-static void run(const char *name, int (*fn)(void), bool needs_symbol)
+void run(const char *name, int (*fn)(void), bool needs_symbol)
 {
 	if (needs_symbol && !vdso_has_sysinfo) {
 		ksft_test_result_skip("%s\n", name);
 		return;
 	}
-	switch (in_child(fn)) {
+	switch (run_in_child(fn)) {
 	case KSFT_PASS:
 		ksft_test_result_pass("%s\n", name);
 		break;
@@ -914,15 +631,12 @@ static void find_vdso(void)
 
 int main(void)
 {
-	char name[128];
-	unsigned int i;
-
 	real_getauxval = (unsigned long (*)(unsigned long))dlsym(RTLD_NEXT, "getauxval");
 	if (!real_getauxval)
 		ksft_exit_fail_msg("dlsym(getauxval): %s\n", dlerror());
 	ksft_print_header();
 	find_vdso();
-	ksft_set_plan(6 + ARRAY_SIZE(lookup_names) + 5);
+	ksft_set_plan(6 + lookup_results() + 2);
 	run("vsysinfo() fields match sysinfo(2)", case_fields, false);
 	run("vsysinfo() makes no system call when the vDSO has __vdso_sysinfo",
 	    case_no_syscall, true);
@@ -932,19 +646,7 @@ int main(void)
 	    case_no_symbol, false);
 	run("vsysinfo() falls back to sysinfo(2) when no vDSO is mapped", case_no_vdso, false);
 	run("concurrent first calls from many threads succeed and agree", case_threads, false);
-	for (i = 0; i < ARRAY_SIZE(lookup_names); i++) {
-		lookup_name = lookup_names[i];
-		snprintf(name, sizeof(name),
-			 "vdso_lookup() agrees with parse_vdso's vdso_sym() on %s@LINUX_2.6",
-			 lookup_name);
-		run(name, case_lookup_name, false);
-	}
-	run("vdso_lookup() finds no missing name, wrong version or base 0",
-	    case_lookup_misses, false);
-	run("vdso_lookup() agrees with parse_vdso in copies with one hash table, without LINUX_2.6",
-	    case_lookup_copies, false);
-	run("vdso_lookup() takes defined global and weak functions, and untyped symbols, only",
-	    case_lookup_symbols, false);
+	run_lookup_cases();
 	run("the preload's getloadavg(), get_phys_pages(), get_avphys_pages() match glibc's",
 	    case_preload, false);
 	run("the preload's getloadavg() fails, get_*phys_pages() give 0, when sysinfo fails",

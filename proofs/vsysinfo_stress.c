@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vsysinfo_stress.c: sysinfo() in the vDSO under load, on another
+ * clocksource, with a stalled and an idle publisher.
+ *
+ * Part of the vsysinfo project's own proof, not of the kernel series: it
+ * depends on timing, sysfs and debugfs.
+ *  - Reader threads compare every answer with the one before while other
+ *    threads fork and fault memory, until MIN_READS reads have seen
+ *    MIN_CHANGES changes of the snapshot (at most MAX_SECONDS).
+ *  - On a clocksource without a vDSO mode (acpi_pm or hpet, switched to
+ *    through sysfs, or the one booted on) no call makes the system call
+ *    (counted by ptrace) and the fields and uptime are right.
+ *  - A publisher made to stall (debugfs vdso_sysinfo/stall) leaves a
+ *    snapshot that the vDSO refuses once it is MAX_AGE_MS old.
+ *  - The kernel publishes only while somebody makes the system call: it
+ *    stops LINGER_MS after the last one (its debugfs count of
+ *    publications stands still), and the first vDSO call after that
+ *    makes the system call, the next ones do not.
+ * "vsysinfo_stress bench" prints the benchmark rows that depend on the
+ * machine: /proc, and a clocksource without a vDSO mode.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/syscall.h>
+#include <sys/sysinfo.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/fs.h>
+
+#include "kselftest.h"
+#include "parse_vdso.h"
+#include "vdso_call.h"
+#include "vdso_sysinfo_helpers.h"
+
+#define MIN_READS	100000
+#define MIN_CHANGES	20
+#define MAX_SECONDS	30
+#define READERS		4
+
+/* Read or write a short file, such as a sysfs or debugfs value. */
+static bool read_line(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	return true;
+}
+
+static bool write_line(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
+	close(fd);
+	return ok;
+}
+
+#define CS_PATH "/sys/devices/system/clocksource/clocksource0/"
+
+/*
+ * The x86 clocksources without a vDSO mode, for which the kernel does not
+ * keep the clock data's high-resolution bases: the first two can be
+ * switched to at run time (the jiffies ones only at boot, by
+ * clocksource=, as the tick is in one-shot mode).
+ */
+static const char *const no_vdso_mode[] = { "acpi_pm", "hpet", "refined-jiffies", "jiffies" };
+
+/*
+ * On a clocksource without a vDSO mode, the vDSO's clock_gettime()
+ * makes the system call; sysinfo() must not, and its fields and uptime
+ * must still be right. Switches to acpi_pm or hpet when booted on another
+ * clocksource, and back.
+ */
+static void test_clocksource(void)
+{
+	const char *name = "no system call on a clocksource without a vDSO mode";
+	char was[64], avail[256], now[64] = "";
+	const char *target = NULL;
+	bool ok, switched = false;
+	unsigned int i;
+	int made;
+
+	if (!read_line(CS_PATH "current_clocksource", was, sizeof(was)) ||
+	    !read_line(CS_PATH "available_clocksource", avail, sizeof(avail))) {
+		ksft_test_result_skip("%s: no clocksource in sysfs\n", name);
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(no_vdso_mode) && !target; i++)
+		if (!strcmp(was, no_vdso_mode[i]))
+			target = was;
+	for (i = 0; i < 2 && !target; i++) {
+		if (!strstr(avail, no_vdso_mode[i]))
+			continue;
+		switched = write_line(CS_PATH "current_clocksource", no_vdso_mode[i]);
+		if (switched && read_line(CS_PATH "current_clocksource", now, sizeof(now)) &&
+		    !strcmp(now, no_vdso_mode[i]))
+			target = no_vdso_mode[i];
+	}
+	if (!target) {
+		if (switched)
+			write_line(CS_PATH "current_clocksource", was);
+		ksft_print_msg("on %s, available: %s\n", was, avail);
+		ksft_test_result_skip("%s: none available\n", name);
+		return;
+	}
+	ok = traced(ten_calls, &made) && (opt_out ? made == CALLS : !traced_stray) &&
+	     matches_syscall(!opt_out) && uptime_exact();
+	ksft_print_msg("clocksource %s (booted on %s): %d of %d calls made the system call\n",
+		       target, was, made, CALLS);
+	if (target != was && !write_line(CS_PATH "current_clocksource", was))
+		ksft_print_msg("could not switch back to %s\n", was);
+	ksft_test_result(ok, "%s\n", name);
+}
+
+#define DEBUGFS_PATH "/sys/kernel/debug/vdso_sysinfo/"
+
+/* A value in the kernel's debugfs files for these tests; -1 without them */
+static long debugfs_get(const char *file)
+{
+	char path[128], buf[32];
+
+	snprintf(path, sizeof(path), DEBUGFS_PATH "%s", file);
+	if (access(DEBUGFS_PATH, F_OK))
+		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	if (!read_line(path, buf, sizeof(buf)))
+		return -1;
+	return buf[0] == 'Y' ? 1 : buf[0] == 'N' ? 0 : strtol(buf, NULL, 0);
+}
+
+static bool debugfs_set(const char *file, const char *val)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), DEBUGFS_PATH "%s", file);
+	return debugfs_get(file) >= 0 && write_line(path, val);
+}
+
+/*
+ * A publisher that stopped running: with vdso_sysinfo/stall set, the
+ * kernel publishes nothing, and once the snapshot is MAX_AGE_MS old
+ * (plus a tick) every vDSO call makes the system call, with the right
+ * answer. Once the stall ends the fast path comes back.
+ */
+static void test_stall(void)
+{
+	const char *name = "a snapshot older than the age bound is refused, then renewed";
+	int stale_made, fresh_made = -1;
+	bool ok;
+
+	if (opt_out) {
+		ksft_test_result_skip("%s: kernel.vdso_sysinfo is 0\n", name);
+		return;
+	}
+	sys_sysinfo(&reference);
+	if (!debugfs_set("stall", "1")) {
+		ksft_test_result_skip("%s: no %sstall (CONFIG_DEBUG_FS)\n", name, DEBUGFS_PATH);
+		return;
+	}
+	usleep((MAX_AGE_MS + 2 * PERIOD_MS) * 1000);
+	ok = traced(ten_calls, &stale_made) && stale_made == CALLS && matches_syscall(false);
+	debugfs_set("stall", "0");
+	usleep(3 * PERIOD_MS * 1000);
+	ok = ok && traced(ten_calls, &fresh_made) && !traced_stray && matches_syscall(true);
+	ksft_print_msg("stalled: %d of %d calls made the system call; renewed: %d\n",
+		       stale_made, CALLS, fresh_made);
+	ksft_test_result(ok, "%s\n", name);
+}
+
+/*
+ * Nobody makes the system call for LINGER_MS: the kernel stops
+ * publishing (its count stands still) and leaves the snapshot not
+ * valid; the first vDSO call then makes the system call, which starts
+ * publication again, and the calls after it take the fast path.
+ */
+static void test_idle(void)
+{
+	const char *name = "nothing is published while nobody reads; the first call restarts it";
+	long before, after;
+	bool was_valid;
+	int made = -1;
+	bool ok;
+
+	if (opt_out) {
+		ksft_test_result_skip("%s: kernel.vdso_sysinfo is 0\n", name);
+		return;
+	}
+	if (debugfs_get("publications") < 0) {
+		ksft_test_result_skip("%s: no %spublications (CONFIG_DEBUG_FS)\n",
+				      name, DEBUGFS_PATH);
+		return;
+	}
+	usleep((LINGER_MS + 500) * 1000);
+	before = debugfs_get("publications");
+	usleep(1000 * 1000);
+	after = debugfs_get("publications");
+	was_valid = page_valid(sysinfo_page);
+	ok = traced(ten_calls, &made) && made == 1 && !traced_stray && matches_syscall(true);
+	ksft_print_msg("publications %ld, a second later %ld; snapshot %s\n",
+		       before, after, was_valid ? "valid" : "not valid");
+	ksft_print_msg("%d of %d calls made the system call\n", made, CALLS);
+	ksft_test_result(ok && before == after && !was_valid, "%s\n", name);
+}
+
+static atomic_bool stop, stop_readers;
+static atomic_long violations, total_reads, total_changes;
+
+/* Every snapshot must be internally consistent, uptime never go back. */
+static bool consistent(const struct sysinfo *v, const struct sysinfo *prev,
+		       const struct sysinfo *first)
+{
+	return v->totalram == first->totalram &&
+	       v->totalswap == first->totalswap &&
+	       v->mem_unit == first->mem_unit &&
+	       v->uptime >= prev->uptime &&
+	       v->freeram <= v->totalram && v->sharedram <= v->totalram &&
+	       v->bufferram <= v->totalram && v->freeswap <= v->totalswap &&
+	       v->freehigh <= v->totalhigh && v->procs > 0;
+}
+
+static void *reader(void *arg)
+{
+	struct sysinfo first, v, prev;
+	long reads = 0, changes = 0;
+
+	vdso_call_sysinfo(&first);
+	prev = first;
+	while (!atomic_load(&stop_readers)) {
+		vdso_call_sysinfo(&v);
+		if (!consistent(&v, &prev, &first)) {
+			if (atomic_fetch_add(&violations, 1) < 5)
+				ksft_print_msg("inconsistent: uptime %lld after %lld, %s\n",
+					       (long long)v.uptime, (long long)prev.uptime,
+					       "or a field out of range");
+		}
+		if (v.freeram != prev.freeram || v.procs != prev.procs)
+			changes++;
+		prev = v;
+		if (++reads % 1024 == 0) {
+			atomic_fetch_add(&total_reads, reads);
+			atomic_fetch_add(&total_changes, changes);
+			reads = 0;
+			changes = 0;
+		}
+	}
+	atomic_fetch_add(&total_reads, reads);
+	atomic_fetch_add(&total_changes, changes);
+	return NULL;
+}
+
+/* Make the counters move: processes come and go, memory is faulted. */
+static void *forker(void *arg)
+{
+	int status;
+	pid_t pid;
+
+	while (!atomic_load(&stop)) {
+		pid = fork();
+		if (!pid)
+			_exit(0);
+		if (pid > 0)
+			waitpid(pid, &status, 0);
+	}
+	return NULL;
+}
+
+static void *faulter(void *arg)
+{
+	size_t len = 16 << 20, off;
+	char *p;
+
+	while (!atomic_load(&stop)) {
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			continue;
+		for (off = 0; off < len; off += 4096)
+			p[off] = 1;
+		munmap(p, len);
+	}
+	return NULL;
+}
+
+/*
+ * Readers run until they have made MIN_READS calls and seen the counters
+ * change MIN_CHANGES times (so that the kernel did update the snapshot
+ * under them), or MAX_SECONDS have passed.
+ */
+static void test_threads(void)
+{
+	pthread_t readers[READERS], churn[2];
+	long reads, changes;
+	int i, ms;
+
+	if (pthread_create(&churn[0], NULL, forker, NULL) ||
+	    pthread_create(&churn[1], NULL, faulter, NULL))
+		ksft_exit_fail_msg("pthread_create failed\n");
+	for (i = 0; i < READERS; i++)
+		if (pthread_create(&readers[i], NULL, reader, NULL))
+			ksft_exit_fail_msg("pthread_create failed\n");
+	for (ms = 0; ms < MAX_SECONDS * 1000; ms += 10) {
+		usleep(10000);
+		if (atomic_load(&total_reads) >= MIN_READS &&
+		    atomic_load(&total_changes) >= MIN_CHANGES)
+			break;
+	}
+	atomic_store(&stop_readers, true);
+	for (i = 0; i < READERS; i++)
+		pthread_join(readers[i], NULL);
+	atomic_store(&stop, true);
+	pthread_join(churn[0], NULL);
+	pthread_join(churn[1], NULL);
+
+	reads = atomic_load(&total_reads);
+	changes = atomic_load(&total_changes);
+	ksft_print_msg("%ld reads in %d threads saw %ld changes in %d ms, %ld inconsistent\n",
+		       reads, READERS, changes, ms, atomic_load(&violations));
+	ksft_test_result(reads >= MIN_READS && changes >= MIN_CHANGES &&
+			 atomic_load(&violations) == 0,
+			 "concurrent reads under fork/exit/fault are consistent\n");
+}
+
+static void bench_vdso(void)
+{
+	struct sysinfo v;
+
+	vdso_sysinfo(&v);
+}
+
+static unsigned long proc_field(const char *path, const char *key)
+{
+	char buf[4096], *p;
+	unsigned long val = 0;
+	ssize_t len;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		ksft_exit_fail_msg("open %s: %s\n", path, strerror(errno));
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len <= 0)
+		ksft_exit_fail_msg("read %s failed\n", path);
+	buf[len] = '\0';
+	p = key ? strstr(buf, key) : buf;
+	if (p)
+		val = strtoul(p + (key ? strlen(key) : 0), NULL, 10);
+	return val;
+}
+
+static void bench_proc(void)
+{
+	if (!proc_field("/proc/meminfo", "MemFree:") &&
+	    !proc_field("/proc/loadavg", NULL))
+		ksft_print_msg("/proc/meminfo and /proc/loadavg read as zero\n");
+}
+
+/*
+ * The vDSO call on acpi_pm or hpet, which have no vDSO mode; -1 when
+ * neither can be switched to. Switches back.
+ */
+static double bench_no_vdso_mode(void)
+{
+	double ns = -1;
+	char was[64], now[64];
+	unsigned int i;
+
+	if (!read_line(CS_PATH "current_clocksource", was, sizeof(was)))
+		return ns;
+	for (i = 0; i < 2 && ns < 0; i++) {
+		if (!write_line(CS_PATH "current_clocksource", no_vdso_mode[i]) ||
+		    !read_line(CS_PATH "current_clocksource", now, sizeof(now)) ||
+		    strcmp(now, no_vdso_mode[i]))
+			continue;
+		per_call(bench_vdso, 10000);
+		ns = per_call(bench_vdso, 1000000);
+	}
+	write_line(CS_PATH "current_clocksource", was);
+	return ns;
+}
+
+#define ROW(label, fmt, val)	printf("%-46s %10" fmt "\n", label, val)
+
+/* The rows of the benchmark that need /proc or a clocksource switch */
+static void bench(void)
+{
+	double vdso, proc, nomode;
+
+	per_call(bench_vdso, 10000);
+	vdso = per_call(bench_vdso, 1000000);
+	proc = per_call(bench_proc, 2000);
+	nomode = bench_no_vdso_mode();
+	ROW("read+parse /proc/meminfo and /proc/loadavg", ".1f", proc);
+	ROW("vDSO sysinfo(), clocksource without vDSO mode", ".1f", nomode);
+	ROW("ratio /proc / vDSO sysinfo", ".2f", proc / vdso);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "bench")) {
+		vsysinfo_init();
+		locate_snapshot();
+		if (!opt_out && sizeof(void *) == 8 && !COMPAT_LAYOUT)
+			bench();
+		return 0;
+	}
+	if (argc != 1) {
+		fprintf(stderr, "Usage: %s [bench]\n", argv[0]);
+		return 1;
+	}
+	ksft_print_header();
+	vsysinfo_init();
+	locate_snapshot();
+	ksft_set_plan(4);
+	test_threads();
+	test_clocksource();
+	test_stall();
+	test_idle();
+	ksft_finished();
+}
