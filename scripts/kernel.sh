@@ -126,7 +126,9 @@ commit_key() {
 # file of the tree): the dependency record (.cmd) of some output in
 # $VS_OBJ, written after STAMP when given, names it, by any of the
 # spellings kbuild writes (relative to the build folder or absolute,
-# through ../ when one file includes another).
+# through ../ when one file includes another). The last grep reads all
+# its input: with -q it could stop first, and under pipefail the writer's
+# SIGPIPE would read as "not compiled".
 compiled() {
 	local want newer=()
 	want=$(realpath -m "$VS_SRC/$1")
@@ -134,7 +136,7 @@ compiled() {
 	find "$VS_OBJ" -name '.*.cmd' "${newer[@]}" -print0 |
 		xargs -0 -r grep -ohE -- "[^ ]*/${1##*/}( |\$)" 2>/dev/null |
 		sed 's/ $//' | sort -u | (cd "$VS_OBJ" && xargs -r realpath -m --) |
-		grep -qxF -- "$want"
+		grep -xF -- "$want" >/dev/null
 }
 
 # changed_sources C: the C, assembler and header files that commit C
