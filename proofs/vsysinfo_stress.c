@@ -227,13 +227,21 @@ static atomic_bool stop, stop_readers;
 static atomic_long violations, total_reads, total_changes;
 
 /* Every snapshot must be internally consistent, uptime never go back. */
-static bool consistent(const struct sysinfo *v, const struct sysinfo *prev,
+/*
+ * An answer is consistent with the first one and with @snap_uptime, the
+ * uptime of the last answer that came from the snapshot: no uptime is
+ * smaller. The snapshot's uptime is CLOCK_BOOTTIME's coarse base rounded
+ * up and so never decreases; a call that met a rewrite gets sysinfo(2)'s
+ * precise uptime, which may be one second ahead of the snapshot's during
+ * the first tick of a second, so only snapshot answers set the bound.
+ */
+static bool consistent(const struct sysinfo *v, long snap_uptime,
 		       const struct sysinfo *first)
 {
 	return v->totalram == first->totalram &&
 	       v->totalswap == first->totalswap &&
 	       v->mem_unit == first->mem_unit &&
-	       v->uptime >= prev->uptime &&
+	       v->uptime >= snap_uptime &&
 	       v->freeram <= v->totalram && v->sharedram <= v->totalram &&
 	       v->bufferram <= v->totalram && v->freeswap <= v->totalswap &&
 	       v->freehigh <= v->totalhigh && v->procs > 0;
@@ -242,18 +250,22 @@ static bool consistent(const struct sysinfo *v, const struct sysinfo *prev,
 static void *reader(void *arg)
 {
 	struct sysinfo first, v, prev;
-	long reads = 0, changes = 0;
+	long reads = 0, changes = 0, snap_uptime = 0;
+	bool fresh;
 
 	vdso_call_sysinfo(&first);
 	prev = first;
 	while (!atomic_load(&stop_readers)) {
-		vdso_call_sysinfo(&v);
-		if (!consistent(&v, &prev, &first)) {
+		fresh = vdso_call_sysinfo(&v);
+		if (!consistent(&v, snap_uptime, &first)) {
 			if (atomic_fetch_add(&violations, 1) < 5)
-				ksft_print_msg("inconsistent: uptime %lld after %lld, %s\n",
-					       (long long)v.uptime, (long long)prev.uptime,
+				ksft_print_msg("inconsistent: uptime %lld after %ld (%s), %s\n",
+					       (long long)v.uptime, snap_uptime,
+					       fresh ? "snapshot" : "system call",
 					       "or a field out of range");
 		}
+		if (fresh)
+			snap_uptime = v.uptime;
 		if (v.freeram != prev.freeram || v.procs != prev.procs)
 			changes++;
 		prev = v;

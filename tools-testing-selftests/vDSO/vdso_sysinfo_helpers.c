@@ -76,19 +76,23 @@ unsigned int *rewrites_met;
 /*
  * Call the vDSO and tell whether its answer came from the snapshot: the
  * sequence count (the first word of [vvar]'s sysinfo page) odd and the
- * same before and after the call. A call that meets the kernel
- * rewriting the snapshot makes the system call instead, as the vDSO
- * must: its answer would match sysinfo(2) whatever the snapshot holds,
- * so the field checks only count answers from the snapshot, and the
- * tracer does not count such a call's system call as one the vDSO
- * should not have made. With kernel.vdso_sysinfo at 0 every call makes
- * the system call: true then.
+ * same before and after the call, and the uptime (the second word) not
+ * 0, which it is once the snapshot is older than the age bound. A call
+ * that meets the kernel rewriting the snapshot, or an old one, makes the
+ * system call instead, as the vDSO must: its answer would match
+ * sysinfo(2) whatever the snapshot holds, so the field checks only count
+ * answers from the snapshot, and the tracer does not count such a call's
+ * system call as one the vDSO should not have made. With
+ * kernel.vdso_sysinfo at 0 every call makes the system call: true then.
  */
 bool vdso_call_sysinfo(struct sysinfo *info)
 {
 	uint32_t seq = __atomic_load_n(&sysinfo_page[0], __ATOMIC_ACQUIRE);
+	bool young = __atomic_load_n(&sysinfo_page[1], __ATOMIC_RELAXED);
 	long ret = VDSO_CALL(vdso_sysinfo, 1, info);
-	bool stable = (seq & 1) && __atomic_load_n(&sysinfo_page[0], __ATOMIC_ACQUIRE) == seq;
+	bool stable = (seq & 1) && young &&
+		      __atomic_load_n(&sysinfo_page[1], __ATOMIC_RELAXED) &&
+		      __atomic_load_n(&sysinfo_page[0], __ATOMIC_ACQUIRE) == seq;
 
 	if (ret == -EVDSO_MARKER)
 		fatal("the vDSO made the sysinfo system call, returned", ret);
