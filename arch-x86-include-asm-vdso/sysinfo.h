@@ -2,10 +2,9 @@
 #ifndef __ASM_VDSO_SYSINFO_H
 #define __ASM_VDSO_SYSINFO_H
 
-#ifndef __ASSEMBLY__
+#ifndef __ASSEMBLER__
 
 #include <asm/unistd.h>
-#include <asm/vvar.h>
 #include <uapi/linux/sysinfo.h>
 #include <vdso/sysinfo.h>
 
@@ -51,19 +50,6 @@ static __always_inline long sysinfo_fallback(struct sysinfo *info)
 	return ret;
 }
 
-#define __vdso_sysinfo_data (VVAR(_vdso_sysinfo_data))
-
-/*
- * The snapshot has a vvar page of its own, which a time namespace does
- * not replace: the same address inside a namespace as outside. Where the
- * kernel maps a page of zeroes in its place (see vvar_fault()), it reads
- * as a snapshot that is not valid.
- */
-static __always_inline const struct vdso_sysinfo_data *__arch_get_vdso_sysinfo_data(void)
-{
-	return &__vdso_sysinfo_data;
-}
-
-#endif /* !__ASSEMBLY__ */
+#endif /* !__ASSEMBLER__ */
 
 #endif /* __ASM_VDSO_SYSINFO_H */

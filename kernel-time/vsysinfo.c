@@ -273,7 +273,7 @@ static void vdso_sysinfo_write(struct vdso_sysinfo_data *sd)
  */
 static void vdso_sysinfo_publish(struct irq_work *work)
 {
-	struct vdso_sysinfo_data *sd = __arch_get_k_vdso_sysinfo_data();
+	struct vdso_sysinfo_data *sd = vdso_k_sysinfo_data;
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&vdso_sysinfo_lock, flags);
@@ -308,7 +308,7 @@ static struct irq_work vdso_sysinfo_work = IRQ_WORK_INIT_LAZY(vdso_sysinfo_publi
  */
 void vdso_sysinfo_tick(const struct vdso_timestamp *mono)
 {
-	struct vdso_sysinfo_data *sd = __arch_get_k_vdso_sysinfo_data();
+	struct vdso_sysinfo_data *sd = vdso_k_sysinfo_data;
 	unsigned long now = jiffies;
 	s64 sec = mono->sec;
 	u32 nsec = mono->nsec;
@@ -334,7 +334,7 @@ void vdso_sysinfo_tick(const struct vdso_timestamp *mono)
  */
 void vdso_sysinfo_set_boot(ktime_t offs_boot)
 {
-	struct vdso_sysinfo_data *sd = __arch_get_k_vdso_sysinfo_data();
+	struct vdso_sysinfo_data *sd = vdso_k_sysinfo_data;
 	struct timespec64 ts = ktime_to_timespec64(offs_boot);
 
 	vdso_sysinfo_publisher.offs_boot = offs_boot;
@@ -369,7 +369,7 @@ void vdso_sysinfo_demand(unsigned long bufferram)
 	if (vdso_sysinfo_enabled && !vdso_sysinfo_publisher.active) {
 		WRITE_ONCE(vdso_sysinfo_bufferram, bufferram);
 		WRITE_ONCE(vdso_sysinfo_publisher.active, true);
-		vdso_sysinfo_write(__arch_get_k_vdso_sysinfo_data());
+		vdso_sysinfo_write(vdso_k_sysinfo_data);
 		started = true;
 	}
 	raw_spin_unlock_irqrestore(&vdso_sysinfo_lock, flags);
@@ -381,7 +381,7 @@ void vdso_sysinfo_demand(unsigned long bufferram)
 /* Set or clear the switch; switching off stops and clears the snapshot. */
 static void vdso_sysinfo_switch(bool on)
 {
-	struct vdso_sysinfo_data *sd = __arch_get_k_vdso_sysinfo_data();
+	struct vdso_sysinfo_data *sd = vdso_k_sysinfo_data;
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&vdso_sysinfo_lock, flags);
@@ -401,17 +401,21 @@ static int vdso_sysinfo_sysctl(const struct ctl_table *table, int write,
 			       void *buffer, size_t *lenp, loff_t *ppos)
 {
 	bool on = READ_ONCE(vdso_sysinfo_enabled);
-	struct ctl_table t = *table;
+	const struct ctl_table t = {
+		.procname	= table->procname,
+		.data		= &on,
+		.maxlen		= sizeof(on),
+		.mode		= table->mode,
+	};
 	int ret;
 
-	t.data = &on;
 	ret = proc_dobool(&t, write, buffer, lenp, ppos);
 	if (!ret && write)
 		vdso_sysinfo_switch(on);
 	return ret;
 }
 
-static struct ctl_table vdso_sysinfo_sysctls[] = {
+static const struct ctl_table vdso_sysinfo_sysctls[] = {
 	{
 		.procname	= "vdso_sysinfo",
 		.maxlen		= sizeof(bool),

@@ -17,74 +17,15 @@
  * kernel then clears the uptime), it makes the system call instead,
  * which also starts the publisher again.
  *
- * An architecture provides in <asm/vdso/sysinfo.h>:
- *  - __arch_get_vdso_sysinfo_data(): the snapshot, the same inside a
- *    time namespace (a page of zeroes for a task that must not read it);
- *  - sysinfo_fallback(): the sysinfo system call, returning 0 or -errno.
+ * An architecture provides sysinfo_fallback() in <asm/vdso/sysinfo.h>,
+ * the sysinfo system call, returning 0 or -errno, and, before it includes
+ * this file, __arch_get_vdso_sysinfo_data(): the snapshot, the same
+ * inside a time namespace (a page of zeroes for a task that must not
+ * read it).
  */
-#include <linux/build_bug.h>
-#include <uapi/asm-generic/errno-base.h>
-#include <uapi/linux/sysinfo.h>
 #include <vdso/datapage.h>
 #include <vdso/sysinfo.h>
 #include <asm/vdso/sysinfo.h>
-
-/* vdso_sysinfo_store() found no valid snapshot: make the system call */
-#define VDSO_SYSINFO_FALLBACK	1
-
-/*
- * Copy the snapshot in @info's layout (64-bit longs on x86-64 and x32,
- * 32-bit ones in a 32-bit vDSO) from one publication, set its uptime,
- * and only then store it into @info. The uptime is the snapshot's own
- * (@ns_uptime < 0) or, inside a time namespace, @ns_uptime; either way
- * a snapshot whose own is 0, too old, is not used. The copy is a local
- * initialised from the snapshot, which the compiler keeps in registers,
- * so the caller's buffer is written outside the read section: a fault on
- * it cannot make the section start again.
- *
- * Return: 0; -EFAULT, sysinfo(2)'s answer, for a NULL @info; or
- * VDSO_SYSINFO_FALLBACK when there is no valid and fresh snapshot, so
- * that a task the snapshot is hidden from gets what the system call
- * returns (a seccomp filter's answer included) for NULL too.
- */
-static __always_inline int vdso_sysinfo_store(const struct vdso_sysinfo_data *sd,
-					      struct sysinfo *info, s64 ns_uptime)
-{
-	s64 uptime;
-	u32 seq;
-
-	while ((seq = vdso_sysinfo_read_begin(sd))) {
-		/* After @seq: a publication writes the uptime first */
-		uptime = READ_ONCE(sd->uptime);
-		if (unlikely(!uptime))
-			break;
-		if (ns_uptime >= 0)
-			uptime = ns_uptime;
-		/* A test of the argument, off the loads' dependency chain */
-		if (unlikely(!info))
-			return -EFAULT;
-		if (sizeof(info->totalram) == sizeof(u64)) {
-			struct vdso_sysinfo64 s = sd->info;
-
-			BUILD_BUG_ON(sizeof(*info) != sizeof(s));
-			if (likely(!vdso_sysinfo_read_retry(sd, seq))) {
-				s.uptime = uptime;
-				*(struct vdso_sysinfo64 *)info = s;
-				return 0;
-			}
-		} else {
-			struct vdso_sysinfo32 s = sd->info32;
-
-			BUILD_BUG_ON(sizeof(*info) != sizeof(s));
-			if (likely(!vdso_sysinfo_read_retry(sd, seq))) {
-				s.uptime = uptime;
-				*(struct vdso_sysinfo32 *)info = s;
-				return 0;
-			}
-		}
-	}
-	return VDSO_SYSINFO_FALLBACK;
-}
 
 #ifdef CONFIG_TIME_NS
 /*

@@ -93,7 +93,7 @@ vs_logged() {
 # VS_AM (scratch work tree for git am), VS_OBJ (kernel O= folder),
 # VS_LOGS, VS_KST (kselftest install), VS_PATCHES.
 vs_init() {
-	local id stock=
+	local id stock= arch=
 	VS_BUILD_ROOT=${BUILD:-$VS_ROOT/build}
 	if [[ -n ${KSRC:-} ]]; then
 		[[ -d $KSRC ]] || vs_die "KSRC=$KSRC is not a directory"
@@ -101,25 +101,26 @@ vs_init() {
 		id=$(basename "$KSRC")
 		id="ksrc-${id//[^A-Za-z0-9._-]/_}-$(printf '%s' "$KSRC" | sha1sum | cut -c1-8)"
 	else
-		id=debian
+		id=debian${VS_MAINLINE:+-$KVER}
 	fi
 	VS_BUILD=$VS_BUILD_ROOT/$id
 	VS_SRC=$VS_BUILD/src
 	VS_AM=$VS_BUILD/am
+	# The architectures of one tree share its source; each has its
+	# builds, kselftests, initramfs and logs.
+	[[ $VS_ARCH == x86_64 ]] || arch=-$VS_ARCH
 	# FLAVOUR=bench or kcsan: the benchmark or the sanitizer kernel, built
 	# in its own folder (the value is checked by vs_check_knobs).
-	VS_OBJ=$VS_BUILD/obj${FLAVOUR:+-$FLAVOUR}
-	VS_LOGS=$VS_BUILD/logs
+	VS_OBJ=$VS_BUILD/obj${FLAVOUR:+-$FLAVOUR}$arch
+	VS_LOGS=$VS_BUILD/logs$arch
 	# The debug and benchmark kernels boot the test kernel's kselftests;
 	# the stock kernel has its own, built from the pristine tree.
 	[[ ${FLAVOUR:-} != stock ]] || stock=-stock
-	VS_KST=$VS_BUILD/kselftest$stock
-	VS_PATCHES=${PATCHES:-$VS_ROOT/patches}
+	VS_KST=$VS_BUILD/kselftest$stock$arch
+	VS_PATCHES=${PATCHES:-$VS_ROOT/patches/$KVER}
 	# The artifacts that one stage makes and the next uses.
-	VS_BZIMAGE=$VS_OBJ/arch/x86/boot/bzImage
-	VS_VMLINUX=$VS_OBJ/vmlinux
-	VS_VDSO64=$VS_OBJ/arch/x86/entry/vdso/vdso64.so
-	VS_INITRAMFS=$VS_BUILD/initramfs$stock.cpio.gz
+	vs_arch_artifacts
+	VS_INITRAMFS=$VS_BUILD/initramfs$stock$arch.cpio.gz
 	export VS_BUILD VS_SRC VS_AM VS_OBJ VS_LOGS VS_KST VS_PATCHES \
 		VS_BZIMAGE VS_VMLINUX VS_VDSO64 VS_INITRAMFS
 	# Kbuild refuses spaces and colons in its folders, QEMU commas.
@@ -134,12 +135,24 @@ vs_init() {
 	# every file the series does not change (neighbours.sh).
 	if [[ ${FLAVOUR:-} == stock ]]; then
 		VS_SRC=$VS_BUILD/stock/src
-		VS_OBJ=$VS_BUILD/stock/obj
-		VS_BZIMAGE=$VS_OBJ/arch/x86/boot/bzImage
-		VS_VMLINUX=$VS_OBJ/vmlinux
-		VS_VDSO64=$VS_OBJ/arch/x86/entry/vdso/vdso64.so
+		VS_OBJ=$VS_BUILD/stock/obj$arch
+		vs_arch_artifacts
 		export VS_SRC VS_OBJ VS_BZIMAGE VS_VMLINUX VS_VDSO64
 	fi
+}
+
+# vs_arch_artifacts: the kernel image QEMU boots and the 64-bit vDSO, in
+# $VS_OBJ, for $VS_ARCH and the tree (7.3 moved x86's 64-bit vDSO).
+vs_arch_artifacts() {
+	VS_VMLINUX=$VS_OBJ/vmlinux
+	case $VS_ARCH in
+	arm64)
+		VS_BZIMAGE=$VS_OBJ/arch/arm64/boot/Image
+		VS_VDSO64=$VS_OBJ/arch/arm64/kernel/vdso/vdso.so ;;
+	*)
+		VS_BZIMAGE=$VS_OBJ/arch/x86/boot/bzImage
+		VS_VDSO64=$VS_OBJ/arch/x86/entry/vdso/${VS_MAINLINE:+vdso64/}vdso64.so ;;
+	esac
 }
 
 # One run at a time per build folder; the scripts a run starts share its lock.
@@ -195,23 +208,34 @@ vs_series() {
 	find "$VS_PATCHES" -maxdepth 1 -name '[0-9]*.patch' ! -name '0000-*' | sort
 }
 
-# The area folders of this repository and the kernel folders they mirror.
-VS_AREAS=(arch-x86-vdso:arch/x86/entry/vdso
-	  arch-x86-include-asm-vdso:arch/x86/include/asm/vdso
-	  kernel-time:kernel/time lib-vdso:lib/vdso include:include
-	  tools-testing-selftests:tools/testing/selftests)
+# The area folders of this repository and the kernel folders they mirror,
+# per tree. A file the trees share is in a top-level area folder; one
+# that differs on mainline is in linux-7.3/<area>/, which comes first
+# and wins (vs_area_files); 6.12's own stay at the top level.
+VS_AREAS_MAINLINE=(linux-7.3/arch-x86-vdso:arch/x86/entry/vdso
+		   arch-x86-include-asm-vdso:arch/x86/include/asm/vdso
+		   linux-7.3/arch-arm64-vdso:arch/arm64/kernel/vdso
+		   linux-7.3/arch-arm64-include-asm-vdso:arch/arm64/include/asm/vdso
+		   kernel-time:kernel/time linux-7.3/lib-vdso:lib/vdso include:include
+		   tools-testing-selftests:tools/testing/selftests)
+VS_AREAS_6_12=(arch-x86-vdso:arch/x86/entry/vdso
+	       arch-x86-include-asm-vdso:arch/x86/include/asm/vdso
+	       kernel-time:kernel/time lib-vdso:lib/vdso include:include
+	       tools-testing-selftests:tools/testing/selftests)
 
-# vs_area_files: print "AREA_FILE TREE_PATH" for every file of the areas.
+# vs_area_files: print "AREA_FILE TREE_PATH" for every file of the
+# areas, the first area that has a TREE_PATH winning.
 vs_area_files() {
-	local a dir kdir f
-	for a in "${VS_AREAS[@]}"; do
+	local a dir kdir f areas=("${VS_AREAS_6_12[@]}")
+	[[ -z $VS_MAINLINE ]] || areas=("${VS_AREAS_MAINLINE[@]}")
+	for a in "${areas[@]}"; do
 		dir=${a%%:*}
 		kdir=${a#*:}
 		[[ -d $VS_ROOT/$dir ]] || continue
 		(cd "$VS_ROOT/$dir" && find . -type f | sort) | while read -r f; do
 			printf '%s %s\n' "$dir/${f#./}" "$kdir/${f#./}"
 		done
-	done
+	done | awk '!seen[$2]++'
 }
 
 # vs_check_no_work PREFIX: refuse to move or replace $VS_SRC when that
@@ -489,7 +513,8 @@ VS_STAGES=(deps source apply kernel selftests glibc initramfs)
 # The knobs: NAME=DEFAULT, what it does (and what it accepts).
 VS_KNOBS=(
 	"KSRC=|your kernel tree (a directory), copied to BUILD/ksrc-<name>-<hash>/; unset: Debian's linux-source-6.12"
-	"ARCH=|the architecture built and booted: x86_64 (or x86); unset: x86_64"
+	"KVER=6.12|the kernel tree and its series: 6.12 (Debian's linux-source-6.12, patches/) or 7.3 (mainline: Debian's linux-source-7.3 from trixie-backports, patches/7.3/); with KSRC, the series for that tree's version"
+	"ARCH=|the architecture built and booted: x86_64 (or x86), or arm64 (KVER=7.3 only: cross-built, booted with qemu-system-aarch64); unset: x86_64"
 	"BUILD=|the build root, an absolute path (no space, colon or comma); unset: build/ in this repository"
 	"CACHE=|the shared build cache (ccache, per-commit builds, glibc) outside the clone, an absolute path; unset: \$XDG_CACHE_HOME/vsysinfo or ~/.cache/vsysinfo; 'make cache-clean' empties it"
 	"PATCHES=|the series to apply (a directory); unset: patches/ in this repository"
@@ -505,6 +530,10 @@ VS_KNOBS=(
 	"FLAVOUR=|bench, kcsan or stock (nothing else): the benchmark kernel (set by make bench), the debug kernel with lockdep, KCSAN and UBSAN (make test's last boot), or the pristine tree's kernel that the neighbours' suites are compared with (make neighbours-stock)"
 	"BUSYBOX=/bin/busybox|the static busybox of the initramfs"
 )
+
+# Whether KVER was given (vs_kver reads the tree's version otherwise).
+VS_KVER_SET=${VS_KVER_SET:-${KVER:+1}}
+export VS_KVER_SET
 
 # Knobs with a plain default get it here, once, for every script.
 vs_knob_defaults() {
@@ -527,9 +556,15 @@ vs_knob_bad() {
 # lib.sh is sourced, before any script installs, unpacks or builds.
 vs_check_knobs() {
 	local n
+	case $KVER in
+	6.12 | 7.3) ;;
+	*) vs_knob_bad KVER "6.12 or 7.3: the trees a series is kept for (patches/, patches/7.3/)" ;;
+	esac
 	case ${ARCH:-} in
 	'' | x86_64 | x86) ;;
-	*) vs_knob_bad ARCH "x86_64 (or x86): the only architecture the series and the harness support so far" ;;
+	arm64) [[ $KVER == 7.3 ]] ||
+		vs_knob_bad ARCH "x86_64 (or x86) on 6.12; arm64 needs KVER=7.3 (the series on 6.12 is x86's only)" ;;
+	*) vs_knob_bad ARCH "x86_64 (or x86), or arm64 with KVER=7.3" ;;
 	esac
 	case ${ACCEL:-} in
 	'' | kvm | tcg) ;;
@@ -555,7 +590,26 @@ vs_check_knobs() {
 	[[ -z ${CACHE:-} || $CACHE == /* ]] || vs_knob_bad CACHE "an absolute path"
 	[[ -z ${BUILD:-} || $BUILD == /* ]] || vs_knob_bad BUILD "an absolute path"
 }
+# The tree and architecture, resolved. A KSRC tree newer than 6.14 (no
+# asm/vvar.h: the generic vDSO datastore) takes the mainline series.
+vs_kver() {
+	local v p
+	if [[ -n ${KSRC:-} && -f $KSRC/Makefile && -z ${VS_KVER_SET:-} ]]; then
+		v=$(sed -n 's/^VERSION = //p' "$KSRC/Makefile")
+		p=$(sed -n 's/^PATCHLEVEL = //p' "$KSRC/Makefile")
+		if [[ $v =~ ^[0-9]+$ && $p =~ ^[0-9]+$ ]] && ((v > 6 || (v == 6 && p >= 15))); then
+			KVER=7.3
+		fi
+	fi
+	VS_MAINLINE=
+	[[ $KVER == 6.12 ]] || VS_MAINLINE=1
+	VS_ARCH=${ARCH:-x86_64}
+	[[ $VS_ARCH != x86 ]] || VS_ARCH=x86_64
+	export KVER VS_MAINLINE VS_ARCH
+}
+vs_kver
 [[ -n ${VS_NO_KNOB_CHECK:-} ]] || vs_check_knobs
+
 
 # JOBS, resolved; and the shared cache.
 VS_JOBS=${JOBS:-$(nproc)}

@@ -5,7 +5,9 @@
 # Usage: scripts/source.sh [-h]        (make source)
 #
 # Without KSRC, unpacks Debian's /usr/src/linux-source-6.12.tar.xz
-# (package linux-source-6.12) into build/debian/src. With KSRC=/path,
+# (package linux-source-6.12) into build/debian/src; with KVER=7.3,
+# linux-source-7.3's, which make deps downloaded into the shared cache,
+# into build/debian-7.3/src. With KSRC=/path,
 # copies that tree into build/ksrc-<name>-<hash>/src; the tree at KSRC
 # is only read, never modified. Either way the copy is committed as
 # branch 'pristine' (git add -f: Debian's .gitignore ignores every
@@ -16,7 +18,13 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 vs_args "" "$@"
 
-TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+if [[ -n $VS_MAINLINE ]]; then
+	TARBALL=${TARBALL:-$VS_CACHE/debs/linux-source-$KVER/usr/src/linux-source-$KVER.tar.xz}
+	TARBALL_FROM="run 'make deps' (KVER=$KVER), which downloads Debian package linux-source-$KVER"
+else
+	TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+	TARBALL_FROM="install Debian package linux-source-6.12 (make deps)"
+fi
 
 # What the current source is: a new value means the tree must be redone.
 source_id() {
@@ -58,7 +66,7 @@ fetch_source() {
 		tar -C "$KSRC" --exclude=.git -cf - . | tar -C "$dest" -xf -
 	else
 		[[ -f $TARBALL ]] ||
-			vs_die "$TARBALL not found: install Debian package linux-source-6.12 (make deps), or set KSRC=/path/to/linux"
+			vs_die "$TARBALL not found: $TARBALL_FROM, or set KSRC=/path/to/linux"
 		vs_stage "source: unpacking $TARBALL"
 		mkdir -p "$dest.unpack"
 		tar -C "$dest.unpack" -xf "$TARBALL"

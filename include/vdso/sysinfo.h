@@ -2,9 +2,12 @@
 #ifndef __VDSO_SYSINFO_H
 #define __VDSO_SYSINFO_H
 
-#ifndef __ASSEMBLY__
+#ifndef __ASSEMBLER__
 
+#include <linux/build_bug.h>
 #include <linux/compiler.h>
+#include <uapi/asm-generic/errno-base.h>
+#include <uapi/linux/sysinfo.h>
 #include <uapi/linux/types.h>
 
 #include <asm/barrier.h>
@@ -117,11 +120,8 @@ struct vdso_sysinfo_data {
  */
 #define VDSO_SYSINFO_MAX_AGE_MS	(5 * VDSO_SYSINFO_PERIOD_MS)
 
-/*
- * Hidden visibility makes the compiler use a PC-relative reference; see
- * the comment above _vdso_rng_data in vdso/datapage.h.
- */
-extern struct vdso_sysinfo_data _vdso_sysinfo_data __attribute__((visibility("hidden")));
+/* The kernel's address of the snapshot, which it writes */
+extern struct vdso_sysinfo_data *vdso_k_sysinfo_data;
 
 /**
  * vdso_sysinfo_add - Add a normalised time offset to a time
@@ -187,6 +187,68 @@ static __always_inline bool vdso_sysinfo_read_retry(const struct vdso_sysinfo_da
 	return READ_ONCE(sd->seq) != start;
 }
 
-#endif /* !__ASSEMBLY__ */
+/* vdso_sysinfo_store() found no valid snapshot: make the system call */
+#define VDSO_SYSINFO_FALLBACK	1
+
+/**
+ * vdso_sysinfo_store - Copy the snapshot into a reader's struct sysinfo
+ * @sd:		The snapshot
+ * @info:	Where to store it
+ * @ns_uptime:	The uptime inside a time namespace, or -1 outside one
+ *
+ * Copies the snapshot in @info's layout (64-bit longs on 64-bit and x32
+ * readers, 32-bit ones in a 32-bit vDSO) from one publication, sets its
+ * uptime, and only then stores it into @info. The uptime is the
+ * snapshot's own (@ns_uptime < 0) or @ns_uptime; either way a snapshot
+ * whose own is 0, too old, is not used. The copy is a local initialised
+ * from the snapshot, which the compiler keeps in registers, so the
+ * caller's buffer is written outside the read section: a fault on it
+ * cannot make the section start again.
+ *
+ * Return: 0; -EFAULT, sysinfo(2)'s answer, for a NULL @info; or
+ * VDSO_SYSINFO_FALLBACK when there is no valid and fresh snapshot, so
+ * that a task the snapshot is hidden from gets what the system call
+ * returns (a seccomp filter's answer included) for NULL too.
+ */
+static __always_inline int vdso_sysinfo_store(const struct vdso_sysinfo_data *sd,
+					      struct sysinfo *info, s64 ns_uptime)
+{
+	s64 uptime;
+	u32 seq;
+
+	while ((seq = vdso_sysinfo_read_begin(sd))) {
+		/* After @seq: a publication writes the uptime first */
+		uptime = READ_ONCE(sd->uptime);
+		if (unlikely(!uptime))
+			break;
+		if (ns_uptime >= 0)
+			uptime = ns_uptime;
+		/* A test of the argument, off the loads' dependency chain */
+		if (unlikely(!info))
+			return -EFAULT;
+		if (sizeof(info->totalram) == sizeof(u64)) {
+			struct vdso_sysinfo64 s = sd->info;
+
+			BUILD_BUG_ON(sizeof(*info) != sizeof(s));
+			if (likely(!vdso_sysinfo_read_retry(sd, seq))) {
+				s.uptime = uptime;
+				*(struct vdso_sysinfo64 *)info = s;
+				return 0;
+			}
+		} else {
+			struct vdso_sysinfo32 s = sd->info32;
+
+			BUILD_BUG_ON(sizeof(*info) != sizeof(s));
+			if (likely(!vdso_sysinfo_read_retry(sd, seq))) {
+				s.uptime = uptime;
+				*(struct vdso_sysinfo32 *)info = s;
+				return 0;
+			}
+		}
+	}
+	return VDSO_SYSINFO_FALLBACK;
+}
+
+#endif /* !__ASSEMBLER__ */
 
 #endif /* __VDSO_SYSINFO_H */

@@ -590,7 +590,8 @@ void vsysinfo_init(void)
 	const char *version = versions[VDSO_VERSION];
 	unsigned long ehdr = getauxval(AT_SYSINFO_EHDR);
 
-	vdso_sysinfo_name = names[VDSO_NAMES][7];
+	/* Named like the architecture's other vDSO functions */
+	vdso_sysinfo_name = VDSO_NAMES ? "__vdso_sysinfo" : "__kernel_sysinfo";
 	if (!ehdr)
 		ksft_exit_skip("AT_SYSINFO_EHDR is not present\n");
 	vdso_init_from_sysinfo_ehdr(ehdr);
