@@ -21,7 +21,10 @@
 # publication that runs outside it.
 #
 # The table and the writer's cost are written into README.md (between
-# the bench markers) and into the cover letter patches/0000-cover-letter.patch.
+# the bench markers) and into the cover letter patches/6.12/0000-cover-letter.patch.
+# With KVER=7.3 (and ARCH=arm64), the table goes under the line
+# "bench 7.3 ARCH" in README.md and in patches/7.3/'s cover letter; the
+# writer's cost, the same code as 6.12's, is counted there.
 # This is a benchmark, not a test: nothing here asserts a number.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -98,6 +101,18 @@ replace_block() {
 	mv "$1.new" "$1"
 }
 
+# replace_tagged FILE: put $TABLE after the line "bench KVER ARCH", in
+# place of the lines up to the next blank line or code fence.
+replace_tagged() {
+	grep -qx "$BENCH_TAG" "$1" || vs_die "$1 has no line '$BENCH_TAG' to write the table after"
+	TAG=$BENCH_TAG awk '
+		skip && (/^$/ || /^```/) { skip = 0 }
+		skip { next }
+		$0 == ENVIRON["TAG"] { print; print ENVIRON["TABLE"]; skip = 1; next }
+		{ print }' "$1" >"$1.new"
+	mv "$1.new" "$1"
+}
+
 main() {
 	local stage
 	vs_init
@@ -115,15 +130,23 @@ main() {
 		vs_die "the benchmark output has no header: $VS_BUILD/bench-icount.txt"
 	grep -q 'ratio vDSO sysinfo / floor' "$VS_BUILD/bench-icount.txt" ||
 		vs_die "the benchmark output is incomplete: $VS_BUILD/bench-icount.txt"
+	TABLE=$(sed 's/^/  /' "$VS_BUILD/bench-icount.txt")
+	if [[ -n $VS_MAINLINE ]]; then
+		BENCH_TAG="bench $KVER $VS_ARCH"
+		export TABLE BENCH_TAG
+		replace_tagged "$VS_ROOT/README.md"
+		replace_tagged "$VS_PATCHES/0000-cover-letter.patch"
+		vs_stage "bench: numbers written to README.md and ${VS_PATCHES#"$VS_ROOT"/}/0000-cover-letter.patch"
+		return
+	fi
 	WRITER=$(writer_cost)
 	printf '%s\n' "$WRITER"
-	TABLE=$(sed 's/^/  /' "$VS_BUILD/bench-icount.txt")
 	export TABLE WRITER
 	replace_block "$VS_ROOT/README.md"
 	replace_block "$VS_PATCHES/0000-cover-letter.patch"
 	grep -qF "$(sed -n 2p "$VS_BUILD/bench-icount.txt")" "$VS_ROOT/README.md" ||
 		vs_die "README.md has no benchmark table to replace (a line matching $VS_BENCH_FIRST)"
-	vs_stage "bench: numbers written to README.md and patches/0000-cover-letter.patch"
+	vs_stage "bench: numbers written to README.md and ${VS_PATCHES#"$VS_ROOT"/}/0000-cover-letter.patch"
 }
 
 vs_main "$@"

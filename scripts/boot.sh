@@ -31,9 +31,15 @@ vs_args "test bench shell" "$@"
 
 # GUEST_MEM is over 4 GiB, so that the 32-bit sysinfo() must scale its
 # sizes as compat_sys_sysinfo() does (TCG and KVM allocate RAM lazily).
+# arm64 boots QEMU's virt machine (its console is the PL011, ttyAMA0).
 qemu_base() {
+	[[ $VS_ARCH != arm64 ]] || printf '%s\n' -M virt
 	printf '%s\n' -kernel "$VS_BZIMAGE" -initrd "$VS_INITRAMFS" \
 		-m "$GUEST_MEM" -no-reboot
+}
+
+console() {
+	[[ $VS_ARCH == arm64 ]] && echo ttyAMA0 || echo ttyS0
 }
 
 # run_qemu TIMEOUT LOG APPEND QEMU_ARGS...: non-interactive boot.
@@ -41,8 +47,8 @@ run_qemu() {
 	local timeout=$1 log=$2 append=$3 rc=0 base
 	shift 3
 	mapfile -t base < <(qemu_base)
-	local cmd=(qemu-system-x86_64 "${base[@]}" "$@" -display none -monitor none
-		   -serial "file:$log" -append "console=ttyS0 panic=-1 quiet $append")
+	local cmd=("$(vs_qemu_system)" "${base[@]}" "$@" -display none -monitor none
+		   -serial "file:$log" -append "console=$(console) panic=-1 quiet $append")
 	# No stale console may pass for this run's.
 	rm -f "$log" "$log.qemu"
 	printf '%q ' timeout --foreground -k 5 "$timeout" "${cmd[@]}" >"$log.cmd"
@@ -56,6 +62,11 @@ pick_accel() {
 	local cache=$VS_BUILD/accel
 	if [[ -n ${ACCEL:-} ]]; then
 		printf '%s\n' "$ACCEL"
+		return
+	fi
+	# KVM runs a guest of the host's architecture only.
+	if [[ $VS_ARCH != x86_64 || $(uname -m) != x86_64 ]]; then
+		echo tcg
 		return
 	fi
 	if [[ -f $cache ]]; then
@@ -268,14 +279,18 @@ mode_shell() {
 	mapfile -t a < <(accel_args "$accel")
 	mapfile -t base < <(qemu_base)
 	vs_stage "boot: interactive shell under ${accel^^}; 'reboot -f' or Ctrl-a x leaves"
-	exec qemu-system-x86_64 "${base[@]}" "${a[@]}" -smp 2 -nographic \
-		-append "console=ttyS0 panic=-1 vsysinfo.mode=shell"
+	exec "$(vs_qemu_system)" "${base[@]}" "${a[@]}" -smp 2 -nographic \
+		-append "console=$(console) panic=-1 vsysinfo.mode=shell"
 }
 
 main() {
 	local mode=${1:-}
 	vs_init
-	vs_need qemu-system-x86_64 qemu-system-x86
+	if [[ $VS_ARCH == arm64 ]]; then
+		vs_need qemu-system-aarch64 qemu-system-arm
+	else
+		vs_need qemu-system-x86_64 qemu-system-x86
+	fi
 	vs_need timeout coreutils
 	# The benchmark is meaningless on the lock-debugging test kernel.
 	[[ $mode != bench || ${FLAVOUR:-} == bench ]] ||

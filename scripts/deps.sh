@@ -73,7 +73,7 @@ archive_uri() {
 # fetch_deb PACKAGE SUITE [ARCH]: download PACKAGE from SUITE through a
 # temporary apt configuration and unpack it into $VS_CACHE/debs/PACKAGE.
 fetch_deb() {
-	local pkg=$1 suite=$2 arch=${3:-} dest=$VS_CACHE/debs/${1%%:*} tmp log deb opts
+	local pkg=$1 suite=$2 deb_arch=${3:-} dest=$VS_CACHE/debs/${1%%:*} tmp log deb opts
 	[[ ! -f $dest/.done ]] || return 0
 	vs_need apt-get apt
 	vs_need dpkg-deb dpkg
@@ -82,11 +82,11 @@ fetch_deb() {
 	vs_stage "deps: downloading $pkg from $suite (temporary apt configuration in $tmp)"
 	mkdir -p "$tmp/lists/partial" "$tmp/cache/archives/partial" "$tmp/etc"
 	printf 'Types: deb\nURIs: %s\nSuites: %s\nComponents: main\n%sSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-		"$(archive_uri)" "$suite" "${arch:+Architectures: $arch\n}" >"$tmp/etc/vsysinfo.sources"
+		"$(archive_uri)" "$suite" "${deb_arch:+Architectures: $deb_arch\n}" >"$tmp/etc/vsysinfo.sources"
 	opts=(-o Dir::Etc::SourceList=/dev/null -o "Dir::Etc::SourceParts=$tmp/etc"
 	      -o "Dir::State::Lists=$tmp/lists" -o "Dir::Cache=$tmp/cache"
 	      -o Dir::State::status=/dev/null -o APT::Sandbox::User=root)
-	[[ -z $arch ]] || opts+=(-o "APT::Architectures::=$arch")
+	[[ -z $deb_arch ]] || opts+=(-o "APT::Architectures::=$deb_arch")
 	if ! { apt-get "${opts[@]}" update && (cd "$tmp" && apt-get "${opts[@]}" download "$pkg"); } >"$log" 2>&1; then
 		tail -n 5 "$log" >&2
 		rm -rf "$tmp"
@@ -96,7 +96,7 @@ fetch_deb() {
 	[[ -n $deb ]] || vs_die "apt-get download $pkg left no .deb in $tmp (log: $log)"
 	mkdir -p "$tmp/root"
 	vs_logged "$log" dpkg-deb -x "$deb" "$tmp/root"
-	rm -rf "$tmp/lists" "$tmp/cache" "$tmp/etc" "$deb"
+	rm -rf "${tmp:?}/lists" "${tmp:?}/cache" "${tmp:?}/etc" "$deb"
 	touch "$tmp/root/.done"
 	vs_cache_put "$tmp/root" "debs/${pkg%%:*}"
 	rmdir "$tmp"

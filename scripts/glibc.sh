@@ -226,13 +226,15 @@ set_key() {
 }
 
 main() {
-	[[ ${1:-all} == all && -n ${SKIP_GLIBC:-} ]] || set_key
+	[[ ${1:-all} == all && ( -n ${SKIP_GLIBC:-} || $VS_ARCH != x86_64 ) ]] || set_key
 	case "${1:-all}" in
 	build) build_cached ;;
 	install) install_guest ;;
 	all)
 		if [[ -n ${SKIP_GLIBC:-} ]]; then
 			vs_stage "glibc: SKIP_GLIBC is set, no patched glibc"
+		elif [[ $VS_ARCH != x86_64 ]]; then
+			vs_stage "glibc: the patched glibc is built for x86-64 only, none for $VS_ARCH"
 		elif ! vdso_has_sysinfo; then
 			vs_stage "glibc: $VS_VDSO64 has no __vdso_sysinfo (no series applied), no patched glibc"
 		else

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # host-tests.sh: host-side checks of the harness and of the series.
 #
-# Usage: scripts/host-tests.sh [-h] [pre|post|last|all]
+# Usage: scripts/host-tests.sh [-h] [pre|post|last|series|all]
 #
 #   pre   checks that need only the source tree: shell lint, the TAP judge on the
 #         recorded console logs in scripts/testdata/, usage and bad input
@@ -23,7 +23,10 @@
 #   last  after a guest run: the recorded console log that the judge's
 #         tests start from (scripts/testdata/console-pass.log) has the
 #         tests and plans of that run
-#   all   all three (default)
+#   series  the checks of the series and build of KVER and ARCH, named
+#         after them (make test runs it for the mainline legs):
+#         patches/<tree>/ up to date, checkpatch, clang-19 and W=1
+#   all   pre, post and last (default)
 #
 # Prints one KTAP document (kselftest's ktap_helpers.sh): a result per
 # check, the output of a failed check before it as "# " lines, the plan
@@ -31,7 +34,7 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
-vs_args "pre post last all" "$@"
+vs_args "pre post last series all" "$@"
 
 S=$VS_ROOT/scripts
 DATA=$S/testdata
@@ -400,20 +403,28 @@ w1_clean() {
 # cannot make x32 objects). The vDSO link fails on any undefined symbol,
 # such as a libgcc division a 32-bit build may call.
 clang_build() {
-	local f targets=() out clang=$VS_BUILD/obj-clang
-	vs_need clang clang
-	vs_need ld.lld lld
-	vs_need llvm-objcopy llvm
+	local f targets=() out clang=$VS_BUILD/obj-clang cc=clang llvm=1
+	# Mainline needs clang 17 or later: Debian 12's clang-19.
+	if [[ -n $VS_MAINLINE ]]; then
+		cc=clang-19 llvm=-19
+		vs_need clang-19 clang-19
+		vs_need ld.lld-19 lld-19
+	else
+		vs_need clang clang
+		vs_need ld.lld lld
+		vs_need llvm-objcopy llvm
+	fi
 	mkdir -p "$clang"
 	cp "$VS_OBJ/.config" "$clang/.config"
 	while read -r f; do
-		[[ $f == *.c && $f != tools/* && $f != arch/x86/entry/vdso/* && $f != lib/vdso/* ]] ||
+		[[ $f == *.c && $f != tools/* && $f != arch/x86/entry/vdso/* && $f != lib/vdso/* &&
+		   $f != arch/arm64/* ]] ||
 			continue
 		targets+=("${f%.c}.o")
 	done < <(git -C "$VS_SRC" diff --name-only pristine HEAD)
 	targets+=(arch/x86/entry/vdso/)
-	out=$(VS_OBJ=$clang VS_CC=clang vs_kmake -s LLVM=1 olddefconfig 2>&1 &&
-		VS_OBJ=$clang VS_CC=clang vs_kmake -s LLVM=1 W=1 -j"$VS_JOBS" "${targets[@]}" 2>&1) || {
+	out=$(VS_OBJ=$clang VS_CC=$cc vs_kmake -s LLVM=$llvm olddefconfig 2>&1 &&
+		VS_OBJ=$clang VS_CC=$cc vs_kmake -s LLVM=$llvm W=1 -j"$VS_JOBS" "${targets[@]}" 2>&1) || {
 		printf '%s\n' "$out"
 		return 1
 	}
@@ -512,12 +523,26 @@ last() {
 	check "the recorded console log has this run's tests and plans" fixture_current
 }
 
+# series: the checks of one tree's series and one architecture's build
+# (KVER, ARCH), named after them: make test runs it for 7.3 on x86-64,
+# after the build, and on arm64, where the build itself is clang-19's.
+series() {
+	local tag="$KVER $VS_ARCH"
+	if [[ $VS_ARCH == x86_64 ]]; then
+		check "$tag: patches/$KVER is up to date with the area folders" "$S/patches.sh" --check
+		check "$tag: checkpatch.pl --strict: 0 errors, 0 warnings, 0 checks" checkpatch
+		check "$tag: clang-19 (LLVM=-19, W=1): the series' objects and the vDSOs build, no warning" \
+			clang_build
+	fi
+	check "$tag: W=1: no warning in the C files the series touches" w1_clean
+}
+
 main() {
 	local what=${1:-all}
 	vs_init
 	case "$what" in
-	pre|post|last|all) ;;
-	*) vs_usage; vs_die "unknown group '$what': use pre, post, last or all" ;;
+	pre|post|last|all|series) ;;
+	*) vs_usage; vs_die "unknown group '$what': use pre, post, last, series or all" ;;
 	esac
 	vs_ktap
 	ktap_print_header
@@ -527,6 +552,7 @@ main() {
 	pre) pre ;;
 	post) post ;;
 	last) last ;;
+	series) series ;;
 	all) pre; post; last ;;
 	esac
 	trap - EXIT

@@ -69,14 +69,19 @@ populate() {
 	ln -s bin "$root/sbin"
 	ln -s ../bin "$root/usr/bin"
 	ln -s ../bin "$root/usr/sbin"
-	cp "$BUSYBOX" "$root/bin/busybox"
+	cp "$GUEST_BUSYBOX" "$root/bin/busybox"
+	# The applets of the host's busybox: the same Debian version as the
+	# guest's, which the host may not be able to run.
 	for applet in $("$BUSYBOX" --list); do
 		[[ $applet == busybox ]] && continue
 		[[ -e $root/bin/$applet ]] || ln -s busybox "$root/bin/$applet"
 	done
-	# kselftest's per-test timeout needs coreutils' timeout --foreground.
+	# kselftest's per-test timeout needs coreutils' timeout --foreground,
+	# busybox's has no --foreground. The arm64 guest has no coreutils:
+	# without /usr/bin/timeout its tests run without their own timeout,
+	# the guest's (TIMEOUT) bounding them.
 	rm -f "$root/bin/timeout"
-	cp "$(command -v timeout)" "$root/bin/timeout"
+	[[ $VS_ARCH != x86_64 ]] || cp "$(command -v timeout)" "$root/bin/timeout"
 	cp "$VS_ROOT/scripts/guest-init.sh" "$root/init"
 	chmod 755 "$root/init"
 	cp -a "$VS_KST" "$root/kselftest"
@@ -95,7 +100,8 @@ populate() {
 	fi
 	# The dynamically linked programs need their interpreter and
 	# libraries; those the tests bring themselves ($ORIGIN) are there.
-	mapfile -t progs < <(find "$VS_KST" "$root/bin/timeout" "${extra[@]}" -type f -perm -u+x)
+	[[ ! -f $root/bin/timeout ]] || extra+=("$root/bin/timeout")
+	mapfile -t progs < <(find "$VS_KST" "${extra[@]}" -type f -perm -u+x)
 	deps=$(vs_elf_deps "${progs[@]}") || vs_die "cannot find what the programs of the initramfs need (above)"
 	for lib in $deps; do
 		[[ $lib == "$VS_KST"/* ]] || cp -L --parents "$lib" "$root/"
@@ -108,6 +114,13 @@ main() {
 	vs_require selftests
 	[[ -x $BUSYBOX ]] ||
 		vs_die "$BUSYBOX not found: install Debian package busybox-static"
+	# arm64's is Debian's arm64 busybox-static, which make deps downloads.
+	GUEST_BUSYBOX=$BUSYBOX
+	if [[ $VS_ARCH == arm64 ]]; then
+		GUEST_BUSYBOX=$VS_CACHE/debs/busybox-static/bin/busybox
+		[[ -x $GUEST_BUSYBOX ]] ||
+			vs_die "$GUEST_BUSYBOX not found: run 'ARCH=arm64 KVER=$KVER make deps', which downloads Debian's arm64 busybox-static"
+	fi
 	vs_need cpio cpio
 	root=${VS_INITRAMFS%.cpio.gz}
 	rm -rf "$root"

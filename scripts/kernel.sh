@@ -40,7 +40,9 @@ fragments() {
 	local head name own
 	head=$(vs_applied_head)
 	FRAGMENTS=("$VS_ROOT/scripts/test-kernel.config")
-	for name in config config.x86_64; do
+	[[ $VS_ARCH != arm64 ]] || FRAGMENTS=("$VS_ROOT/scripts/test-kernel-arm64.config")
+	for name in config "config.$VS_ARCH"; do
+		[[ $name != config.arm64 ]] || continue
 		own=$VS_BUILD/vdso-selftest.$name
 		if git -C "$VS_SRC" cat-file -e "$head:$SELFTEST_DIR/$name" 2>/dev/null; then
 			git -C "$VS_SRC" show "$head:$SELFTEST_DIR/$name" >"$own.new"
@@ -56,12 +58,18 @@ fragments() {
 }
 
 # The options the fragments ask for, the last fragment winning, that the
-# final .config does not have.
+# final .config does not have. An option the tree's Kconfig files do not
+# define is left out: the kselftest config serves 6.12 and mainline,
+# which renamed some (PROC_SYSCTL is SYSCTL there).
 missing_options() {
+	local known
+	known=$(cd "$VS_SRC" && git grep -hE '^[[:space:]]*(menu)?config [A-Z0-9_]+' -- '*Kconfig*' |
+		awk '{ print "CONFIG_" $2 }' | sort -u)
 	awk '/^CONFIG_[A-Z0-9_]+=/ { split($0, kv, "="); want[kv[1]] = $0; next }
 	     /^# CONFIG_[A-Z0-9_]+ is not set/ { want[$2] = $2 "=n" }
 	     END { for (k in want) print want[k] }' "${FRAGMENTS[@]}" |
 	while read -r line; do
+		grep -qxF -- "${line%%=*}" <<<"$known" || continue
 		if [[ $line == *=n ]]; then
 			! grep -q "^${line%=n}=" "$VS_OBJ/.config" || printf ' %s' "$line"
 		else
@@ -100,10 +108,12 @@ configure() {
 
 build() {
 	local log=$VS_LOGS/kernel${FLAVOUR:+-$FLAVOUR}.log
-	vs_stage "kernel: building bzImage (W=1, log: ${log#"$VS_ROOT"/})"
-	vs_logged "$log" vs_kmake -j"$VS_JOBS" W=1 bzImage
+	local image
+	image=$(vs_image_target)
+	vs_stage "kernel: building $image for $VS_ARCH (W=1, log: ${log#"$VS_ROOT"/})"
+	vs_logged "$log" vs_kmake -j"$VS_JOBS" W=1 "$image"
 	[[ -f $VS_BZIMAGE && -f $VS_VDSO64 ]] ||
-		vs_die "the build did not produce bzImage and vdso64.so; see $log"
+		vs_die "the build did not produce $image and the 64-bit vDSO; see $log"
 	vs_stage "kernel: $(cat "$VS_OBJ/include/config/kernel.release") built"
 }
 
@@ -118,7 +128,7 @@ commit_key() {
 		git -C "$VS_SRC" rev-list --format=%T pristine.."$1"
 		cat "${FRAGMENTS[@]}" "$0"
 		gcc --version | head -n 1
-		printf 'W=1 bzImage %s\n' "${FLAVOUR:-}"
+		printf 'W=1 %s %s %s\n' "$(vs_image_target)" "$VS_ARCH" "${FLAVOUR:-}"
 	} | sha1sum | cut -c1-40
 }
 
@@ -140,10 +150,13 @@ compiled() {
 }
 
 # changed_sources C: the C, assembler and header files that commit C
-# changes and that the kernel build compiles (tools/ is kselftest's).
+# changes and that the kernel build compiles (tools/ is kselftest's;
+# another architecture's files are its build's).
 changed_sources() {
+	local other=arm64
+	[[ $VS_ARCH != arm64 ]] || other=x86
 	git -C "$VS_SRC" diff --name-only --diff-filter=AMR "$1^" "$1" |
-		grep -E '\.[chS]$' | grep -v '^tools/' || true
+		grep -E '\.[chS]$' | grep -v -e '^tools/' -e "^arch/$other/" || true
 }
 
 # check_compiled C STAMP: every file commit C changes was compiled by its

@@ -93,7 +93,7 @@ vs_logged() {
 # VS_AM (scratch work tree for git am), VS_OBJ (kernel O= folder),
 # VS_LOGS, VS_KST (kselftest install), VS_PATCHES.
 vs_init() {
-	local id stock= arch=
+	local id stock='' arch=''
 	VS_BUILD_ROOT=${BUILD:-$VS_ROOT/build}
 	if [[ -n ${KSRC:-} ]]; then
 		[[ -d $KSRC ]] || vs_die "KSRC=$KSRC is not a directory"
@@ -439,12 +439,27 @@ vs_elf_direct_deps() {
 # flavour recompile only what is new. CCACHE_BASEDIR makes the paths
 # relative to the build folder: two clones hit the same entries.
 vs_kmake() {
-	local cc=${VS_CC:-gcc}
+	local cc=${VS_CC:-gcc} archargs=()
+	# arm64 is built with clang-19 (LLVM=-19), which targets it without
+	# a cross gcc (Debian 12's conflicts with gcc-multilib).
+	if [[ $VS_ARCH == arm64 ]]; then
+		cc=clang-19
+		archargs=(ARCH=arm64 LLVM=-19)
+	fi
 	if command -v ccache >/dev/null 2>&1; then
 		vs_ccache_env
 		cc="ccache $cc"
 	fi
-	make -C "$VS_SRC" O="$VS_OBJ" CC="$cc" "$@"
+	make -C "$VS_SRC" O="$VS_OBJ" "${archargs[@]}" CC="$cc" "$@"
+}
+
+# The make target of the image QEMU boots, and the QEMU of $VS_ARCH.
+vs_image_target() {
+	[[ $VS_ARCH == arm64 ]] && echo Image || echo bzImage
+}
+
+vs_qemu_system() {
+	[[ $VS_ARCH == arm64 ]] && echo qemu-system-aarch64 || echo qemu-system-x86_64
 }
 
 vs_ccache_env() {
@@ -526,6 +541,7 @@ VS_KNOBS=(
 	"GUEST_APPEND=|more kernel command line for the test boots"
 	"SKIP_COMMIT_BUILDS=|non-empty: make test builds only the series' last commit"
 	"SKIP_SANITIZER=|non-empty: make test leaves out the debug kernel (lockdep, KCSAN, UBSAN)"
+	"SKIP_MAINLINE=|non-empty: make test leaves out the series on Linux 7.3 (x86-64 and arm64)"
 	"SKIP_GLIBC=|non-empty: no patched glibc is built or installed in the guest"
 	"FLAVOUR=|bench, kcsan or stock (nothing else): the benchmark kernel (set by make bench), the debug kernel with lockdep, KCSAN and UBSAN (make test's last boot), or the pristine tree's kernel that the neighbours' suites are compared with (make neighbours-stock)"
 	"BUSYBOX=/bin/busybox|the static busybox of the initramfs"
@@ -609,6 +625,10 @@ vs_kver() {
 }
 vs_kver
 [[ -n ${VS_NO_KNOB_CHECK:-} ]] || vs_check_knobs
+# The neighbours' suites are judged against the stock 6.12 kernel's; the
+# mainline guests run the vDSO collection and the sysinfo kselftests.
+# shellcheck disable=SC2034 # for the scripts that source this file
+[[ -z $VS_MAINLINE ]] || VS_NEIGHBOURS=()
 
 
 # JOBS, resolved; and the shared cache.
@@ -724,9 +744,13 @@ vs_main() {
 }
 
 # vs_time_log NAME SECONDS: one row of make test's closing table of
-# stages and their minutes (kept in $VS_STAGE_TIMES when test.sh set it).
+# stages and their minutes (kept in $VS_STAGE_TIMES when test.sh set it),
+# under the mainline leg's row for KVER=7.3.
 vs_time_log() {
-	[[ -z ${VS_STAGE_TIMES:-} ]] || printf '%s\t%s\n' "$1" "$2" >>"$VS_STAGE_TIMES"
+	local tag=
+	# A mainline leg's rows go under its own ("7.3 arm64: kernel: ...").
+	[[ -z $VS_MAINLINE ]] || tag="$KVER $VS_ARCH: "
+	[[ -z ${VS_STAGE_TIMES:-} ]] || printf '%s%s\t%s\n' "$tag" "$1" "$2" >>"$VS_STAGE_TIMES"
 }
 
 vs_want_help() {

@@ -16,7 +16,8 @@
 #   - the kernel panicked, or the kernel log holds a WARNING, BUG, Oops or
 #     lockdep report, or the guest did not dump it: "kernel log: ...".
 # LABEL, if given, starts every result name ("LABEL: vDSO: ..."), to tell
-# boots apart. The last line is a "# guest: N passed, N failed, N skipped"
+# boots apart; with KVER=7.3 the tree and architecture come first
+# ("7.3 arm64: vDSO: ..."). The last line is a "# guest: N passed, N failed, N skipped"
 # comment. Exit status: 0 only if nothing failed.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -98,6 +99,8 @@ main() {
 	[[ $log != -* ]] || vs_die "unknown option '$log' to results.sh: it takes CONSOLE_LOG [LABEL] (see results.sh -h)"
 	[[ -f $log ]] || vs_die "console log $log not found"
 	vs_init
+	# A mainline guest's results carry its tree and architecture.
+	[[ -z $VS_MAINLINE ]] || label="$KVER $VS_ARCH${label:+ $label}"
 	vs_ktap
 	records=$({ parse_ktap "$log"; check_kernel_log "$log"; })
 	n=$(grep -c '^[PSF] ' <<<"$records")

@@ -158,6 +158,28 @@ sanitizer() {
 	fi
 }
 
+# mainline_leg ARCH: the series on mainline (KVER=7.3) for ARCH, after
+# 6.12's: every stage as above (each commit built on its own on x86-64,
+# the series' head on arm64), the checks of that series and build
+# (host-tests.sh series), and the test boot, every result named after
+# the tree and architecture. A stage that fails ends the leg.
+mainline_leg() {
+	local arch=$1 s args tag="7.3 $1" t0=$SECONDS built=1
+	vs_stage "test: the series on Linux 7.3, $arch"
+	export KVER=7.3 ARCH=$arch
+	for s in "${VS_STAGES[@]}"; do
+		args=()
+		[[ $s != kernel || -n ${SKIP_COMMIT_BUILDS:-} || $arch != x86_64 ]] || args=(--each-commit)
+		stage "$tag: $s" "$S/$s.sh" "${args[@]}" || { built=; break; }
+	done
+	if [[ -n $built ]]; then
+		timed "$tag: host checks" "$S/host-tests.sh" series || true
+		timed "$tag: guest" "$S/boot.sh" test || true
+	fi
+	export KVER=6.12 ARCH=x86_64
+	vs_time_log "$tag" "$((SECONDS - t0))"
+}
+
 main() {
 	local s args
 	vs_init
@@ -186,6 +208,10 @@ main() {
 	timed neighbours "$S/neighbours.sh" judge || true
 	sanitizer
 	timed "host checks (last)" "$S/host-tests.sh" last || true
+	if [[ -z ${SKIP_MAINLINE:-} ]]; then
+		mainline_leg x86_64
+		mainline_leg arm64
+	fi
 	finish
 }
 
