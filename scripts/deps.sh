@@ -81,8 +81,11 @@ fetch_deb() {
 	log=$VS_LOGS/apt-download.log
 	vs_stage "deps: downloading $pkg from $suite (temporary apt configuration in $tmp)"
 	mkdir -p "$tmp/lists/partial" "$tmp/cache/archives/partial" "$tmp/etc"
-	printf 'Types: deb\nURIs: %s\nSuites: %s\nComponents: main\n%sSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-		"$(archive_uri)" "$suite" "${deb_arch:+Architectures: $deb_arch\n}" >"$tmp/etc/vsysinfo.sources"
+	{
+		printf 'Types: deb\nURIs: %s\nSuites: %s\nComponents: main\n' "$(archive_uri)" "$suite"
+		[[ -z $deb_arch ]] || printf 'Architectures: %s\n' "$deb_arch"
+		printf 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg\n'
+	} >"$tmp/etc/vsysinfo.sources"
 	opts=(-o Dir::Etc::SourceList=/dev/null -o "Dir::Etc::SourceParts=$tmp/etc"
 	      -o "Dir::State::Lists=$tmp/lists" -o "Dir::Cache=$tmp/cache"
 	      -o Dir::State::status=/dev/null -o APT::Sandbox::User=root)

@@ -38,6 +38,7 @@ kselftest_make() {
 # global USERCFLAGS would reach the assembler files too).
 prebuild_correctness() {
 	[[ -n $VS_MAINLINE ]] || return 0
+	mkdir -p "$VS_OBJ/kselftest/vDSO"
 	vs_logged "$VS_LOGS/selftests-correctness.log" \
 		kselftest_make -C "$VS_SRC/tools/testing/selftests/vDSO" \
 		OUTPUT="$VS_OBJ/kselftest/vDSO" KHDR_INCLUDES="-isystem $VS_OBJ/usr/include" \

@@ -272,9 +272,14 @@ static int vdso32_swap(int index)
 
 	find_mapping("[vvar]", &lo, &hi);
 	find_mapping("[vdso]", &vlo, &vhi);
-	/* From here on, nothing may call into the vDSO: libc's clocks included. */
-	if (munmap((void *)lo, hi - lo) || munmap((void *)vlo, vhi - vlo))
-		fatal("munmap of [vvar] and [vdso], errno", errno);
+	/*
+	 * From here on, nothing may call into the vDSO: libc's clocks
+	 * included. Everything from [vvar] to the end of [vdso] goes, with
+	 * [vvar_vclock] between them where the kernel has one: the kernel
+	 * maps a second vDSO only where there is none.
+	 */
+	if (vlo < hi || munmap((void *)lo, vhi - lo))
+		fatal("munmap of [vvar] up to [vdso], errno", vlo < hi ? EINVAL : errno);
 	if (syscall(SYS_arch_prctl, ARCH_MAP_VDSO_32, lo) < 0) {
 		ksft_print_msg("arch_prctl(ARCH_MAP_VDSO_32): %s\n", strerror(errno));
 		return errno == EINVAL ? KSFT_SKIP : 1;
