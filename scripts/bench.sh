@@ -7,8 +7,8 @@
 # --write only writes the last run's numbers (build/<tree>/
 # bench-icount.txt and the built benchmark vmlinux) into the files below.
 #
-# Builds the benchmark kernel (FLAVOUR=bench: the test kernel without
-# lock debugging, in build/<tree>/obj-bench) and boots it under QEMU TCG
+# Builds the benchmark kernel (FLAVOUR=bench: the test configuration, in
+# build/<tree>/obj-bench; mainline's test kernel) and boots it under QEMU TCG
 # with -icount shift=0,sleep=off on one CPU, where a guest nanosecond is
 # one guest instruction, so every run gives the same numbers. In the
 # guest, 'vdso_test_sysinfo bench' times the vDSO sysinfo(), sysinfo(2),
@@ -32,7 +32,9 @@ set -euo pipefail
 vs_args "--write" "$@"
 
 S=$VS_ROOT/scripts
-export FLAVOUR=bench
+# bench-kernel.config adds nothing to the test configuration: mainline
+# benchmarks its test kernel rather than build a second one.
+[[ -n $VS_MAINLINE ]] || export FLAVOUR=bench
 
 # count_insns FUNCTION: instructions in FUNCTION's disassembly ($DIS).
 count_insns() {
@@ -125,12 +127,12 @@ main() {
 	--write) vs_require kernel ;;
 	*) vs_usage; vs_die "unknown option '$1'" ;;
 	esac
-	[[ -s $VS_BUILD/bench-icount.txt ]] || vs_die "the benchmark printed nothing; see $VS_LOGS/console-bench.log"
-	grep -q '^per call ' "$VS_BUILD/bench-icount.txt" ||
-		vs_die "the benchmark output has no header: $VS_BUILD/bench-icount.txt"
-	grep -q 'ratio vDSO sysinfo / floor' "$VS_BUILD/bench-icount.txt" ||
-		vs_die "the benchmark output is incomplete: $VS_BUILD/bench-icount.txt"
-	TABLE=$(sed 's/^/  /' "$VS_BUILD/bench-icount.txt")
+	[[ -s $VS_BENCH_TXT ]] || vs_die "the benchmark printed nothing; see $VS_LOGS/console-bench.log"
+	grep -q '^per call ' "$VS_BENCH_TXT" ||
+		vs_die "the benchmark output has no header: $VS_BENCH_TXT"
+	grep -q 'ratio vDSO sysinfo / floor' "$VS_BENCH_TXT" ||
+		vs_die "the benchmark output is incomplete: $VS_BENCH_TXT"
+	TABLE=$(sed 's/^/  /' "$VS_BENCH_TXT")
 	if [[ -n $VS_MAINLINE ]]; then
 		BENCH_TAG="bench $KVER $VS_ARCH"
 		export TABLE BENCH_TAG
@@ -144,7 +146,7 @@ main() {
 	export TABLE WRITER
 	replace_block "$VS_ROOT/README.md"
 	replace_block "$VS_PATCHES/0000-cover-letter.patch"
-	grep -qF "$(sed -n 2p "$VS_BUILD/bench-icount.txt")" "$VS_ROOT/README.md" ||
+	grep -qF "$(sed -n 2p "$VS_BENCH_TXT")" "$VS_ROOT/README.md" ||
 		vs_die "README.md has no benchmark table to replace (a line matching $VS_BENCH_FIRST)"
 	vs_stage "bench: numbers written to README.md and ${VS_PATCHES#"$VS_ROOT"/}/0000-cover-letter.patch"
 }

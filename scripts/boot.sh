@@ -261,8 +261,8 @@ bench_table() {
 mode_bench() {
 	vs_stage "bench: TCG, -icount shift=0,sleep=off, 1 CPU (guest ns = instructions)"
 	SUFFIX="" bench_table -accel tcg -cpu max -icount shift=0,sleep=off \
-		>"$VS_BUILD/bench-icount.txt"
-	cat "$VS_BUILD/bench-icount.txt"
+		>"$VS_BENCH_TXT"
+	cat "$VS_BENCH_TXT"
 	if [[ $(pick_accel) == kvm ]]; then
 		vs_stage "bench: KVM, wall-clock nanoseconds (not instructions)"
 		SUFFIX=-kvm bench_table -accel kvm -cpu host |
@@ -293,7 +293,7 @@ main() {
 	fi
 	vs_need timeout coreutils
 	# The benchmark is meaningless on the lock-debugging test kernel.
-	[[ $mode != bench || ${FLAVOUR:-} == bench ]] ||
+	[[ $mode != bench || ${FLAVOUR:-} == bench || -n $VS_MAINLINE ]] ||
 		vs_die "boot.sh bench runs the benchmark kernel (build/<tree>/obj-bench): use 'make bench', or FLAVOUR=bench for every stage"
 	vs_require kernel
 	vs_require initramfs

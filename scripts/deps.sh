@@ -15,7 +15,7 @@
 # clang, lld and llvm build the series with LLVM=1 too; glibc-source and
 # gawk build the patched glibc, and python3 runs in the guest;
 # libcap-dev for seccomp's kselftest, one of the neighbours' suites).
-# With KVER=7.3 also clang-19 and lld-19 (mainline's minimum clang is
+# With KVER=7.3 also clang-19, lld-19 and llvm-19 (mainline's minimum clang is
 # 17), and with ARCH=arm64 qemu-system-arm and what clang-19 needs to
 # build for arm64: libc6-dev-arm64-cross, libgcc-12-dev-arm64-cross
 # (crtbegin.o, libgcc) and binutils-aarch64-linux-gnu. arm64 is built
@@ -43,8 +43,8 @@ PACKAGES=(gcc make flex bison bc libelf-dev libssl-dev cpio busybox-static
 	  strace ccache clang lld llvm glibc-source gawk python3 libcap-dev)
 
 # The packages this tree and architecture need beyond PACKAGES.
-[[ -z $VS_MAINLINE ]] || PACKAGES+=(clang-19 lld-19)
-[[ $VS_ARCH != arm64 ]] || PACKAGES+=(clang-19 lld-19 libc6-dev-arm64-cross
+[[ -z $VS_MAINLINE ]] || PACKAGES+=(clang-19 lld-19 llvm-19)
+[[ $VS_ARCH != arm64 ]] || PACKAGES+=(clang-19 lld-19 llvm-19 libc6-dev-arm64-cross
 				       libgcc-12-dev-arm64-cross binutils-aarch64-linux-gnu qemu-system-arm)
 
 missing_packages() {

@@ -71,7 +71,7 @@ bad_input_cases() {
 		check "bad input: scripts/$s.sh refuses an unknown option and does nothing" \
 			unknown_option "$s"
 	done
-	for kv in ARCH=sparc ACCEL=hvf TIMEOUT=0 TIMEOUT=ten PROBE_TIMEOUT=-1 \
+	for kv in ARCH=sparc ARCH=arm64 KVER=7.2 ACCEL=hvf TIMEOUT=0 TIMEOUT=ten PROBE_TIMEOUT=-1 \
 		  GUEST_MEM=5X GUEST_MEM=100M JOBS=0 JOBS=many FLAVOUR=kasan \
 		  CACHE=relative BUILD=relative; do
 		check "bad input: $kv is refused by make run and make deps before anything" \

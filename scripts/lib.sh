@@ -121,7 +121,8 @@ vs_init() {
 	# The artifacts that one stage makes and the next uses.
 	vs_arch_artifacts
 	VS_INITRAMFS=$VS_BUILD/initramfs$stock$arch.cpio.gz
-	export VS_BUILD VS_SRC VS_AM VS_OBJ VS_LOGS VS_KST VS_PATCHES \
+	VS_BENCH_TXT=$VS_BUILD/bench-icount$arch.txt
+	export VS_BENCH_TXT VS_BUILD VS_SRC VS_AM VS_OBJ VS_LOGS VS_KST VS_PATCHES \
 		VS_BZIMAGE VS_VMLINUX VS_VDSO64 VS_INITRAMFS
 	# Kbuild refuses spaces and colons in its folders, QEMU commas.
 	[[ $VS_BUILD != *[\ :,]* ]] ||
