@@ -187,6 +187,17 @@ static __always_inline bool vdso_sysinfo_read_retry(const struct vdso_sysinfo_da
 	return READ_ONCE(sd->seq) != start;
 }
 
+/*
+ * The 64-bit layout is copied as seven 16-byte words held in locals,
+ * which compilers keep in registers (pairs of general registers, or
+ * vector registers where the vDSO may use them); a 112-byte local struct
+ * goes through the stack with clang. Aligned as the snapshot and the
+ * caller's struct sysinfo are: to 8 bytes.
+ */
+#ifdef __SIZEOF_INT128__
+typedef unsigned __int128 __aligned(8) vdso_sysinfo_word_t;
+#endif
+
 /* vdso_sysinfo_store() found no valid snapshot: make the system call */
 #define VDSO_SYSINFO_FALLBACK	1
 
@@ -197,12 +208,12 @@ static __always_inline bool vdso_sysinfo_read_retry(const struct vdso_sysinfo_da
  * @ns_uptime:	The uptime inside a time namespace, or -1 outside one
  *
  * Copies the snapshot in @info's layout (64-bit longs on 64-bit and x32
- * readers, 32-bit ones in a 32-bit vDSO) from one publication, sets its
- * uptime, and only then stores it into @info. The uptime is the
- * snapshot's own (@ns_uptime < 0) or @ns_uptime; either way a snapshot
- * whose own is 0, too old, is not used. The copy is a local initialised
- * from the snapshot, which the compiler keeps in registers, so the
- * caller's buffer is written outside the read section: a fault on it
+ * readers, 32-bit ones in a 32-bit vDSO) from one publication into
+ * locals, which the compiler keeps in registers, and only once the
+ * sequence count says they are consistent stores them into @info, with
+ * the uptime. The uptime is the snapshot's own (@ns_uptime < 0) or
+ * @ns_uptime; either way a snapshot whose own is 0, too old, is not used.
+ * The caller's buffer is written outside the read section: a fault on it
  * cannot make the section start again.
  *
  * Return: 0; -EFAULT, sysinfo(2)'s answer, for a NULL @info; or
@@ -227,14 +238,30 @@ static __always_inline int vdso_sysinfo_store(const struct vdso_sysinfo_data *sd
 		if (unlikely(!info))
 			return -EFAULT;
 		if (sizeof(info->totalram) == sizeof(u64)) {
-			struct vdso_sysinfo64 s = sd->info;
+#ifdef __SIZEOF_INT128__
+			const vdso_sysinfo_word_t *src = (const void *)&sd->info;
+			vdso_sysinfo_word_t *dst = (void *)info;
+			vdso_sysinfo_word_t w0 = src[0], w1 = src[1], w2 = src[2],
+					    w3 = src[3], w4 = src[4], w5 = src[5],
+					    w6 = src[6];
 
-			BUILD_BUG_ON(sizeof(*info) != sizeof(s));
+			BUILD_BUG_ON(sizeof(*info) != 7 * sizeof(w0));
 			if (likely(!vdso_sysinfo_read_retry(sd, seq))) {
-				s.uptime = uptime;
-				*(struct vdso_sysinfo64 *)info = s;
+				dst[0] = w0;
+				dst[1] = w1;
+				dst[2] = w2;
+				dst[3] = w3;
+				dst[4] = w4;
+				dst[5] = w5;
+				dst[6] = w6;
+				/* The snapshot's own uptime field is zero */
+				info->uptime = uptime;
 				return 0;
 			}
+#else
+			/* Not reached: a 32-bit reader's longs are 32 bits wide */
+			return VDSO_SYSINFO_FALLBACK;
+#endif
 		} else {
 			struct vdso_sysinfo32 s = sd->info32;
 
