@@ -290,7 +290,8 @@ checkpatch() {
 # same run's (make bench writes both).
 bench_block() {
 	FIRST=$VS_BENCH_FIRST LAST=$VS_BENCH_LAST awk '
-	     $0 ~ ENVIRON["FIRST"] { f = 1 } f { print } f && index($0, ENVIRON["LAST"]) { f = 0 }
+	     $0 ~ ENVIRON["FIRST"] && !done { f = 1 } f { print }
+	     f && index($0, ENVIRON["LAST"]) { f = 0; done = 1 }
 	     /^The writer adds / { print }' "$1"
 }
 

@@ -195,7 +195,9 @@ static __always_inline bool vdso_sysinfo_read_retry(const struct vdso_sysinfo_da
  * caller's struct sysinfo are: to 8 bytes.
  */
 #ifdef __SIZEOF_INT128__
-typedef unsigned __int128 __aligned(8) vdso_sysinfo_word_t;
+struct vdso_sysinfo_word {
+	unsigned __int128 w;
+} __packed __aligned(8);
 #endif
 
 /* vdso_sysinfo_store() found no valid snapshot: make the system call */
@@ -239,21 +241,21 @@ static __always_inline int vdso_sysinfo_store(const struct vdso_sysinfo_data *sd
 			return -EFAULT;
 		if (sizeof(info->totalram) == sizeof(u64)) {
 #ifdef __SIZEOF_INT128__
-			const vdso_sysinfo_word_t *src = (const void *)&sd->info;
-			vdso_sysinfo_word_t *dst = (void *)info;
-			vdso_sysinfo_word_t w0 = src[0], w1 = src[1], w2 = src[2],
-					    w3 = src[3], w4 = src[4], w5 = src[5],
-					    w6 = src[6];
+			const struct vdso_sysinfo_word *src = (const void *)&sd->info;
+			struct vdso_sysinfo_word *dst = (void *)info;
+			unsigned __int128 w0 = src[0].w, w1 = src[1].w, w2 = src[2].w,
+					  w3 = src[3].w, w4 = src[4].w, w5 = src[5].w,
+					  w6 = src[6].w;
 
-			BUILD_BUG_ON(sizeof(*info) != 7 * sizeof(w0));
+			BUILD_BUG_ON(sizeof(*info) != 7 * sizeof(*src));
 			if (likely(!vdso_sysinfo_read_retry(sd, seq))) {
-				dst[0] = w0;
-				dst[1] = w1;
-				dst[2] = w2;
-				dst[3] = w3;
-				dst[4] = w4;
-				dst[5] = w5;
-				dst[6] = w6;
+				dst[0].w = w0;
+				dst[1].w = w1;
+				dst[2].w = w2;
+				dst[3].w = w3;
+				dst[4].w = w4;
+				dst[5].w = w5;
+				dst[6].w = w6;
 				/* The snapshot's own uptime field is zero */
 				info->uptime = uptime;
 				return 0;

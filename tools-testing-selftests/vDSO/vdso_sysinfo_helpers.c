@@ -591,7 +591,8 @@ void vsysinfo_init(void)
 	unsigned long ehdr = getauxval(AT_SYSINFO_EHDR);
 
 	/* Named like the architecture's other vDSO functions */
-	vdso_sysinfo_name = VDSO_NAMES ? "__vdso_sysinfo" : "__kernel_sysinfo";
+	vdso_sysinfo_name = strncmp(names[VDSO_NAMES][0], "__vdso_", 7) ?
+			    "__kernel_sysinfo" : "__vdso_sysinfo";
 	if (!ehdr)
 		ksft_exit_skip("AT_SYSINFO_EHDR is not present\n");
 	vdso_init_from_sysinfo_ehdr(ehdr);
