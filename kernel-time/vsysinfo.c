@@ -415,7 +415,7 @@ static int vdso_sysinfo_sysctl(const struct ctl_table *table, int write,
 	return ret;
 }
 
-static const struct ctl_table vdso_sysinfo_sysctls[] = {
+static vdso_sysinfo_ctl_table vdso_sysinfo_sysctls[] = {
 	{
 		.procname	= "vdso_sysinfo",
 		.maxlen		= sizeof(bool),
