@@ -430,7 +430,9 @@ clang_build() {
 		return 1
 	}
 	[[ -z $out ]] || { printf '%s\n' "$out"; return 1; }
+	# Mainline builds each vDSO in a folder of its own.
 	for f in vdso64.so vdso32.so; do
+		[[ -z $VS_MAINLINE ]] || f=${f%.so}/$f
 		[[ -s $clang/arch/x86/entry/vdso/$f ]] || { echo "clang built no $f"; return 1; }
 	done
 	printf 'built with clang: %s\n' "${targets[*]}"
