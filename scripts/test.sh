@@ -14,10 +14,11 @@
 # kernel's (neighbours.sh judge, which builds and boots the stock kernel
 # once when no record of it matches),
 # the sysinfo kselftest on the debug kernel (FLAVOUR=kcsan: built
-# beside the guest boots and booted beside the shorter ones;
-# SKIP_SANITIZER=1 leaves it out) and a check that the
+# beside the guest boots, booted beside the shorter ones and the first
+# mainline leg's builds, its results shown before that leg's checks;
+# SKIP_SANITIZER=1 leaves it out), a check that the
 # judge's recorded console log has this run's tests ('host-tests.sh
-# last'). Every check
+# last'), and the mainline legs (mainline_leg). Every check
 # prints KTAP; this script counts the 'ok' and 'not ok' lines its
 # children print (a '# SKIP' result counts as skipped). A stage that
 # fails counts as one failed check and skips what depends on it. The
@@ -120,6 +121,18 @@ sanitizer_start() {
 	SAN_PID=$!
 }
 
+# sanitizer_once: sanitizer, waited for once: after 6.12's checks, while
+# the first mainline leg builds (the debug kernel's build and boot fill
+# the cores that its unpacking, links and checks leave idle), and before
+# that leg's boots, so that no other guest runs beside its timing-
+# sensitive first boot; at the end when there is no mainline leg.
+SAN_WAITED=
+sanitizer_once() {
+	[[ -z $SAN_WAITED ]] || return 0
+	SAN_WAITED=1
+	sanitizer
+}
+
 # main_boot_over: wait until the test kernel's first boot of this run
 # has finished (its console log, newer than this run's start, says so)
 # or the guest stage is over.
@@ -173,6 +186,7 @@ mainline_leg() {
 		stage "$tag: $s" "$S/$s.sh" "${args[@]}" || { built=; break; }
 	done
 	if [[ -n $built ]]; then
+		sanitizer_once
 		timed "$tag: host checks" "$S/host-tests.sh" series || true
 		timed "$tag: guest" "$S/boot.sh" test || true
 	fi
@@ -206,12 +220,12 @@ main() {
 	[[ -z $SAN_PID ]] || touch "$GUEST_DONE"
 	vs_stage "test: the neighbours' suites against the stock kernel's"
 	timed neighbours "$S/neighbours.sh" judge || true
-	sanitizer
 	timed "host checks (last)" "$S/host-tests.sh" last || true
 	if [[ -z ${SKIP_MAINLINE:-} ]]; then
 		mainline_leg x86_64
 		mainline_leg arm64
 	fi
+	sanitizer_once
 	finish
 }
 
