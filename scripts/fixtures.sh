@@ -11,19 +11,30 @@
 # it (a failed, a skipped test, a panic, a truncated run, a short plan,
 # a WARNING) and fails when its tests and plans are not those of the
 # latest run. The run must have passed. Also copies the newest stock
-# record of the neighbours' suites from the shared cache to
-# scripts/testdata/neighbours-stock.txt, which neighbours.sh uses when
-# its key matches.
+# record of the neighbours' suites for the tree's version from the
+# shared cache to scripts/testdata/neighbours-stock.txt (KVER=7.3:
+# neighbours-stock-7.3-x86_64.txt), which neighbours.sh uses when its
+# key matches. With KVER=7.3 only that record is copied: the judge's
+# console log is 6.12's.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 vs_args "" "$@"
 
 # stock_record: the newest stock record of the neighbours' suites in the
-# shared cache (neighbours.sh stock), for a fresh clone to use as it is.
+# shared cache (neighbours.sh stock) made from this tree's version, for a
+# fresh clone to use as it is (the name neighbours.sh reads for KVER).
 stock_record() {
-	local rec out=$VS_ROOT/scripts/testdata/neighbours-stock.txt
-	rec=$(ls -t "$VS_CACHE"/neighbours-stock/[0-9a-f]* 2>/dev/null | head -n 1) || true
+	local rec version f out=$VS_ROOT/scripts/testdata/neighbours-stock${VS_MAINLINE:+-$KVER-$VS_ARCH}.txt
+	[[ $VS_ARCH == x86_64 ]] || return 0
+	version=$(make -s -C "$VS_SRC" kernelversion)
+	rec=
+	while read -r f; do
+		if sed -n 2p "$f" | grep -qF "on Linux $version as released"; then
+			rec=$f
+			break
+		fi
+	done < <(ls -t "$VS_CACHE"/neighbours-stock/[0-9a-f]* 2>/dev/null)
 	[[ -n $rec ]] || return 0
 	cp "$rec" "$out.new"
 	mv "$out.new" "$out"
@@ -33,6 +44,10 @@ stock_record() {
 main() {
 	local log out=$VS_ROOT/scripts/testdata/console-pass.log
 	vs_init
+	if [[ -n $VS_MAINLINE ]]; then
+		stock_record
+		return
+	fi
 	log=$VS_LOGS/console-test.log
 	[[ -f $log ]] || vs_die "no guest run in $log: run 'make run' first"
 	"$VS_ROOT/scripts/results.sh" "$log" >/dev/null ||

@@ -35,7 +35,9 @@ set -euo pipefail
 vs_args "judge stock" "$@"
 
 S=$VS_ROOT/scripts
-RECORD=$S/testdata/neighbours-stock.txt
+# The stock record made from this tree, kept in the repository: 6.12's
+# under the old name, a mainline tree's named after it.
+RECORD=$S/testdata/neighbours-stock${VS_MAINLINE:+-$KVER-$VS_ARCH}.txt
 
 # stock_key: what the stock results depend on.
 stock_key() {
@@ -165,6 +167,8 @@ compare() {
 
 judge() {
 	local key record log=$VS_LOGS/console-test-neighbours.log prog st nw total lost name new
+	# A mainline tree's results are named after it ("7.3 x86_64: neighbours: ...").
+	local tag=${VS_MAINLINE:+"$KVER $VS_ARCH: "}
 	key=$(stock_key)
 	record=$(find_record "$key")
 	if [[ -z $record ]]; then
@@ -176,7 +180,7 @@ judge() {
 	ktap_print_header
 	ktap_print_msg "stock reference: $(sed -n '2s/^# //p' "$record") (${record#"$VS_ROOT"/})"
 	while IFS=$'\t' read -r prog st nw total lost; do
-		name="neighbours: ${prog/:/: }: passes what it passes on stock"
+		name="${tag}neighbours: ${prog/:/: }: passes what it passes on stock"
 		[[ $st != P || $nw == P ]] || lost="(the program itself)$lost"
 		if [[ $nw == - ]]; then
 			ktap_print_msg "$prog did not run with the series"
@@ -189,7 +193,7 @@ judge() {
 			ktap_test_pass "$name"
 		fi
 	done < <(compare "$record" "$(cases "$log")")
-	name="neighbours: kernel log: no report the stock kernel does not make"
+	name="${tag}neighbours: kernel log: no report the stock kernel does not make"
 	if ! grep -q '^VSYSINFO-DMESG-END' <(tr -d '\r' <"$log"); then
 		ktap_print_msg "the guest did not dump its kernel log"
 		ktap_test_fail "$name"
