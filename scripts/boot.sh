@@ -12,7 +12,9 @@
 #          debug kernel (lockdep, KCSAN and UBSAN); and one boot with
 #          the neighbours' suites only (seccomp, timens, x86, proc), whose
 #          results neighbours.sh judges against the stock kernel's; with
-#          FLAVOUR=stock, only that boot on the pristine tree's kernel
+#          FLAVOUR=stock, only that boot on the pristine tree's kernel;
+#          with NEIGHBOURS_AGAIN=COLL:PROG,..., only those programs, in a
+#          boot of their own (the judge's second look)
 #   bench  run the benchmark under TCG with -icount (make bench), and
 #          again with sysctl.kernel.vdso_sysinfo=0 for the cost of the fallback
 #   shell  interactive shell on the serial console (make boot)
@@ -180,6 +182,10 @@ mode_test() {
 		neighbours_boot test-stock || exit 1
 		return
 	fi
+	if [[ -n ${NEIGHBOURS_AGAIN:-} ]]; then
+		neighbours_boot test-neighbours-again "$NEIGHBOURS_AGAIN" || exit 1
+		return
+	fi
 	if [[ ${FLAVOUR:-} == kcsan ]]; then
 		test_boot test-kcsan "KCSAN+UBSAN" "vsysinfo.expect=1 vsysinfo.tests=$KCSAN_TESTS" ||
 			exit 1
@@ -198,15 +204,17 @@ mode_test() {
 	((rc == 0)) || exit 1
 }
 
-# neighbours_boot NAME: a boot that runs the neighbours' suites only,
-# console logs/console-NAME.log. Their results are not judged here but
-# against the stock kernel's (neighbours.sh judge); this boot only has to
-# finish.
+# neighbours_boot NAME [COLL:PROG,...]: a boot that runs the neighbours'
+# suites only (or only those programs), console logs/console-NAME.log.
+# Their results are not judged here but against the stock kernel's
+# (neighbours.sh judge); this boot only has to finish.
 neighbours_boot() {
 	local rc=0 log=$VS_LOGS/console-$1.log t0=$SECONDS
-	vs_stage "boot: the neighbours' suites ($NEIGHBOURS) under ${ACCEL_NAME^^}, judged against stock by neighbours.sh"
+	local what=${2:-$NEIGHBOURS} select=vsysinfo.collections=$NEIGHBOURS
+	[[ -z ${2:-} ]] || select=vsysinfo.tests=$2
+	vs_stage "boot: the neighbours' suites ($what) under ${ACCEL_NAME^^}, judged against stock by neighbours.sh"
 	run_qemu "$TIMEOUT" "$log" \
-		"${GUEST_APPEND:-} vsysinfo.mode=test vsysinfo.timeout=$PER_TEST vsysinfo.collections=$NEIGHBOURS" \
+		"${GUEST_APPEND:-} vsysinfo.mode=test vsysinfo.timeout=$PER_TEST $select" \
 		"${ACCEL_ARGS[@]}" -smp 2 || rc=$?
 	vs_time_log "guest${FLAVOUR:+ ($FLAVOUR)}: the neighbours' suites" "$((SECONDS - t0))"
 	if ((rc != 0)) || ! grep -q VSYSINFO-DONE "$log"; then
