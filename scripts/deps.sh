@@ -27,7 +27,8 @@
 #
 # KVER=7.3 needs two packages of another Debian suite, which are only
 # downloaded, never installed: linux-source-7.3 (trixie-backports) and,
-# for ARCH=arm64, the arm64 busybox-static of the system's own suite.
+# for ARCH=arm64, the arm64 busybox-static and libcap-dev (libcap.a, for
+# seccomp_bpf) of the system's own suite.
 # They come through a temporary apt configuration in the shared cache
 # (CACHE/debs/), naming the archive the system's own apt sources name,
 # so that the system's apt configuration is never touched; each .deb is
@@ -106,14 +107,17 @@ fetch_deb() {
 }
 
 main() {
-	local missing
+	local missing suite
 	vs_need dpkg-query dpkg
 	vs_init
 	if [[ -n $VS_MAINLINE && -z ${KSRC:-} ]]; then
 		fetch_deb "linux-source-$KVER" trixie-backports
 	fi
-	[[ $VS_ARCH != arm64 ]] ||
-		fetch_deb busybox-static:arm64 "$(. /etc/os-release && printf '%s' "$VERSION_CODENAME")" arm64
+	if [[ $VS_ARCH == arm64 ]]; then
+		suite=$(. /etc/os-release && printf '%s' "$VERSION_CODENAME")
+		fetch_deb busybox-static:arm64 "$suite" arm64
+		fetch_deb libcap-dev:arm64 "$suite" arm64
+	fi
 	mapfile -t missing < <(missing_packages)
 	if ((${#missing[@]} == 0)); then
 		vs_stage "deps: all packages present"

@@ -13,9 +13,9 @@
 # latest run. The run must have passed. Also copies the newest stock
 # record of the neighbours' suites for the tree's version from the
 # shared cache to scripts/testdata/neighbours-stock.txt (KVER=7.3:
-# neighbours-stock-7.3-x86_64.txt), which neighbours.sh uses when its
-# key matches. With KVER=7.3 only that record is copied: the judge's
-# console log is 6.12's.
+# neighbours-stock-7.3-x86_64.txt, with ARCH=arm64 -arm64.txt), which
+# neighbours.sh uses when its key matches. With KVER=7.3 only that
+# record is copied: the judge's console log is 6.12's.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -26,11 +26,12 @@ vs_args "" "$@"
 # fresh clone to use as it is (the name neighbours.sh reads for KVER).
 stock_record() {
 	local rec version f out=$VS_ROOT/scripts/testdata/neighbours-stock${VS_MAINLINE:+-$KVER-$VS_ARCH}.txt
-	[[ $VS_ARCH == x86_64 ]] || return 0
+	local arch=
+	[[ $VS_ARCH == x86_64 ]] || arch=", $VS_ARCH"
 	version=$(make -s -C "$VS_SRC" kernelversion)
 	rec=
 	while read -r f; do
-		if sed -n 2p "$f" | grep -qF "on Linux $version as released"; then
+		if sed -n 2p "$f" | grep -qF "on Linux $version as released (pristine$arch),"; then
 			rec=$f
 			break
 		fi

@@ -41,18 +41,20 @@ S=$VS_ROOT/scripts
 # under the old name, a mainline tree's named after it.
 RECORD=$S/testdata/neighbours-stock${VS_MAINLINE:+-$KVER-$VS_ARCH}.txt
 
-# stock_key: what the stock results depend on.
+# stock_key: what the stock results depend on: the pristine tree, the
+# configuration, the suites and the compiler (arm64's is clang-19).
 stock_key() {
-	local head f
+	local head f config=$S/test-kernel.config cc=gcc files=(config config.x86_64)
+	[[ $VS_ARCH != arm64 ]] || { config=$S/test-kernel-arm64.config; cc=clang-19; files=(config); }
 	head=$(vs_applied_head)
 	{
 		git -C "$VS_SRC" rev-parse "pristine^{tree}"
-		cat "$S/test-kernel.config"
-		for f in config config.x86_64; do
+		cat "$config"
+		for f in "${files[@]}"; do
 			git -C "$VS_SRC" show "$head:tools/testing/selftests/vDSO/$f" 2>/dev/null || true
 		done
 		printf '%s\n' "${VS_NEIGHBOURS[@]}"
-		gcc --version | head -n 1
+		"$cc" --version | head -n 1
 	} | sha1sum | cut -c1-40
 }
 
@@ -117,6 +119,12 @@ find_record() {
 	fi
 }
 
+# arch_note: how a stock record names an architecture other than x86-64
+# (fixtures.sh tells the records of one version apart by it).
+arch_note() {
+	[[ $VS_ARCH == x86_64 ]] || printf ', %s' "$VS_ARCH"
+}
+
 stock() {
 	local key log=$VS_LOGS/console-test-stock.log tmp version t0=$SECONDS stage
 	key=$(stock_key)
@@ -140,8 +148,8 @@ stock() {
 	tmp=$(vs_cache_tmp neighbours-stock)
 	{
 		printf '# key %s\n' "$key"
-		printf '# The neighbours'"'"' suites on Linux %s as released (pristine), %s\n' \
-			"$version" "$(date -u +%Y-%m-%d)"
+		printf '# The neighbours'"'"' suites on Linux %s as released (pristine%s), %s\n' \
+			"$version" "$(arch_note)" "$(date -u +%Y-%m-%d)"
 		cases "$log"
 		kernel_reports "$log"
 	} >"$tmp/record"

@@ -24,11 +24,15 @@ set -euo pipefail
 vs_args "" "$@"
 
 # kselftest_make ARGS...: kselftest's make for $VS_ARCH: arm64's programs
-# are built with clang-19, static (the guest has no arm64 C library).
+# are built with clang-19, static (the guest has no arm64 C library),
+# seccomp_bpf with the arm64 libcap.a that make deps downloads.
 kselftest_make() {
-	local cross=()
-	[[ $VS_ARCH != arm64 ]] ||
-		cross=(ARCH=arm64 "CC=clang-19 --target=aarch64-linux-gnu -fuse-ld=lld -static")
+	local cross=() libcap=$VS_CACHE/debs/libcap-dev/usr/lib/aarch64-linux-gnu
+	if [[ $VS_ARCH == arm64 ]]; then
+		[[ -f $libcap/libcap.a ]] ||
+			vs_die "$libcap/libcap.a not found: run 'ARCH=arm64 KVER=$KVER make deps', which downloads Debian's arm64 libcap-dev"
+		cross=(ARCH=arm64 "CC=clang-19 --target=aarch64-linux-gnu -fuse-ld=lld -static -L$libcap")
+	fi
 	make "${cross[@]}" "$@"
 }
 

@@ -189,8 +189,7 @@ mainline_leg() {
 		sanitizer_once
 		timed "$tag: host checks" "$S/host-tests.sh" series || true
 		timed "$tag: guest" "$S/boot.sh" test || true
-		[[ $arch != x86_64 ]] ||
-			timed "$tag: neighbours" "$S/neighbours.sh" judge || true
+		timed "$tag: neighbours" "$S/neighbours.sh" judge || true
 	fi
 	export KVER=6.12 ARCH=x86_64
 	vs_time_log "$tag" "$((SECONDS - t0))"
