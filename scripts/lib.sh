@@ -440,7 +440,13 @@ vs_elf_direct_deps() {
 # flavour recompile only what is new. CCACHE_BASEDIR makes the paths
 # relative to the build folder: two clones hit the same entries.
 vs_kmake() {
-	local cc=${VS_CC:-gcc} archargs=()
+	# x86-64 is configured and built with ARCH=x86, whatever the
+	# environment says (the ARCH knob, or make test's mainline legs):
+	# with ARCH=x86_64, tinyconfig is a 64-bit configuration already and
+	# turns off the 64-bit options it may prompt for (vsyscall emulation,
+	# IBT, protection keys, VMAP_STACK), which the 64BIT=y of the
+	# fragments otherwise leaves at their defaults.
+	local cc=${VS_CC:-gcc} archargs=(ARCH=x86)
 	# arm64 is built with clang-19 (LLVM=-19), which targets it without
 	# a cross gcc (Debian 12's conflicts with gcc-multilib).
 	if [[ $VS_ARCH == arm64 ]]; then

@@ -33,7 +33,8 @@ kselftest_make() {
 			vs_die "$libcap/libcap.a not found: run 'ARCH=arm64 KVER=$KVER make deps', which downloads Debian's arm64 libcap-dev"
 		cross=(ARCH=arm64 "CC=clang-19 --target=aarch64-linux-gnu -fuse-ld=lld -static -L$libcap")
 	fi
-	make "${cross[@]}" "$@"
+	# x86's take their architecture from uname, not from the ARCH knob.
+	env -u ARCH make "${cross[@]}" "$@"
 }
 
 # Mainline's vdso_test_correctness uses __kernel_old_time_t without the
