@@ -86,6 +86,19 @@ vs_logged() {
 	fi
 }
 
+# vs_build_dir: the build folder of KSRC (an absolute path) or of
+# Debian's tree of KVER (VS_MAINLINE set for a mainline KVER).
+vs_build_dir() {
+	local id
+	if [[ -n ${KSRC:-} ]]; then
+		id=$(basename "$KSRC")
+		id="ksrc-${id//[^A-Za-z0-9._-]/_}-$(printf '%s' "$KSRC" | sha1sum | cut -c1-8)"
+	else
+		id=debian${VS_MAINLINE:+-$KVER}
+	fi
+	printf '%s/%s\n' "${BUILD:-$VS_ROOT/build}" "$id"
+}
+
 # vs_init: resolve the source tree and the build folder for it.
 #   KSRC unset: Debian's linux-source-6.12, build folder build/debian
 #   KSRC set:   a copy of that tree, build folder build/ksrc-<name>-<hash>
@@ -93,17 +106,12 @@ vs_logged() {
 # VS_AM (scratch work tree for git am), VS_OBJ (kernel O= folder),
 # VS_LOGS, VS_KST (kselftest install), VS_PATCHES.
 vs_init() {
-	local id stock='' arch=''
-	VS_BUILD_ROOT=${BUILD:-$VS_ROOT/build}
+	local stock='' arch=''
 	if [[ -n ${KSRC:-} ]]; then
 		[[ -d $KSRC ]] || vs_die "KSRC=$KSRC is not a directory"
 		KSRC=$(cd "$KSRC" && pwd)
-		id=$(basename "$KSRC")
-		id="ksrc-${id//[^A-Za-z0-9._-]/_}-$(printf '%s' "$KSRC" | sha1sum | cut -c1-8)"
-	else
-		id=debian${VS_MAINLINE:+-$KVER}
 	fi
-	VS_BUILD=$VS_BUILD_ROOT/$id
+	VS_BUILD=$(vs_build_dir)
 	VS_SRC=$VS_BUILD/src
 	VS_AM=$VS_BUILD/am
 	# The architectures of one tree share its source; each has its
@@ -129,7 +137,7 @@ vs_init() {
 		vs_die "the build folder '$VS_BUILD' contains a space, colon or comma, which Kbuild or QEMU cannot take: clone the repository to a plain path or set BUILD="
 	[[ -d $VS_PATCHES ]] || vs_die "the patch folder $VS_PATCHES does not exist (PATCHES=)"
 	mkdir -p "$VS_LOGS"
-	vs_lock
+	vs_lock "$VS_BUILD"
 	[[ ! -f $VS_BUILD/checkout || ! -d $VS_SRC/.git ]] || vs_recover_checkout
 	# FLAVOUR=stock: the pristine tree, in a work tree of its own at the
 	# same depth as src/ and obj/, so that ccache finds the objects of
@@ -156,12 +164,18 @@ vs_arch_artifacts() {
 	esac
 }
 
-# One run at a time per build folder; the scripts a run starts share its lock.
+# vs_lock DIR: one run at a time per build folder; the scripts a run
+# starts share its locks (VS_LOCKED, the folders it holds, one per
+# line). make test holds the mainline folder for both of its legs,
+# whose stages run side by side.
 vs_lock() {
-	[[ ${VS_LOCKED:-} != "$VS_BUILD" ]] || return 0
-	exec 9>"$VS_BUILD/lock"
-	flock -n 9 || vs_die "another run is using $VS_BUILD (it holds $VS_BUILD/lock); wait for it to finish"
-	export VS_LOCKED=$VS_BUILD
+	local dir=$1 fd
+	! grep -qxF -- "$dir" <<<"${VS_LOCKED:-}" || return 0
+	mkdir -p "$dir"
+	exec {fd}>"$dir/lock"
+	flock -n "$fd" || vs_die "another run is using $dir (it holds $dir/lock); wait for it to finish"
+	VS_LOCKED=${VS_LOCKED:+$VS_LOCKED$'\n'}$dir
+	export VS_LOCKED
 }
 
 # Fixed identity and dates for the pristine commit and git am, so that
@@ -469,9 +483,16 @@ vs_qemu_system() {
 	[[ $VS_ARCH == arm64 ]] && echo qemu-system-aarch64 || echo qemu-system-x86_64
 }
 
+# ccache in depend mode (CCACHE_DEPEND): the key of an object is its
+# command line and the files its dependency list names (Kbuild's
+# -Wp,-MMD), so that a miss costs one compiler run. In its default mode
+# a miss runs the preprocessor once more to hash its output: measured
+# here on 7.3's fs/ and mm/, 35% more time than no ccache at all, 4.5%
+# in depend mode; and a run from nothing misses on every object.
 vs_ccache_env() {
 	export CCACHE_DIR=$VS_CACHE/ccache CCACHE_BASEDIR=$VS_BUILD \
-		CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+		CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G} \
+		CCACHE_DEPEND=1
 	mkdir -p "$CCACHE_DIR"
 }
 

@@ -171,19 +171,73 @@ sanitizer() {
 	fi
 }
 
+# ARM64_STAGES: the arm64 leg's stages up to its kernel, which
+# arm64_start runs beside the x86-64 leg.
+ARM64_STAGES=(deps source apply kernel)
+
+# arm64_start: once the x86-64 leg's commit builds are over (the tree
+# stays at the series' head from then on), the arm64 leg's first stages
+# and its kernel (8 minutes under clang-19) run in the background at
+# the lowest priority: beside that leg's checks and boots, whose guests
+# leave a core idle most of the time. Each stage's exit status and time
+# go to a file, its output to another, for arm64_wait.
+arm64_start() {
+	ARM64_PID=
+	ARM64_OUT=$VS_LOGS/arm64-kernel.out
+	: >"$ARM64_OUT"
+	: >"$ARM64_OUT.rc"
+	(
+		export KVER=7.3 ARCH=arm64
+		for s in "${ARM64_STAGES[@]}"; do
+			t0=$SECONDS rc=0
+			nice -n 19 "$S/$s.sh" >>"$ARM64_OUT" 2>&1 || rc=$?
+			echo "$s $rc $((SECONDS - t0))" >>"$ARM64_OUT.rc"
+			((rc == 0)) || break
+		done
+	) &
+	ARM64_PID=$!
+}
+
+# arm64_wait: the stages arm64_start ran, shown, timed and counted as
+# the leg's own (a stage that failed or never ran is 'not ok'); fails
+# when they did not all pass.
+arm64_wait() {
+	local tag="7.3 arm64" t0=$SECONDS s rc secs st
+	wait "$ARM64_PID" || true
+	ARM64_PID=
+	vs_time_log "$tag: its kernel, built beside the x86-64 leg, waited for" "$((SECONDS - t0))"
+	counted cat "$ARM64_OUT"
+	for s in "${ARM64_STAGES[@]}"; do
+		st=$(grep "^$s " "$ARM64_OUT.rc" || true)
+		read -r _ rc secs <<<"${st:-$s 1 0}"
+		vs_time_log "$tag: $s" "$secs"
+		if ((rc != 0)); then
+			counted printf 'not ok - stage %s: %s failed\n' "$tag" "$s"
+			return 1
+		fi
+	done
+}
+
 # mainline_leg ARCH: the series on mainline (KVER=7.3) for ARCH, after
 # 6.12's: every stage as above (each commit built on its own on x86-64,
-# the series' head on arm64), the checks of that series and build
-# (host-tests.sh series), and the test boot, every result named after
-# the tree and architecture. A stage that fails ends the leg.
+# the series' head on arm64, whose first stages arm64_start runs beside
+# the x86-64 leg), the checks of that series and build (host-tests.sh
+# series), and the test boot, every result named after the tree and
+# architecture. A stage that fails ends the leg.
 mainline_leg() {
 	local arch=$1 s args tag="7.3 $1" t0=$SECONDS built=1
 	vs_stage "test: the series on Linux 7.3, $arch"
 	export KVER=7.3 ARCH=$arch
+	if [[ $arch == arm64 && -n ${ARM64_PID:-} ]]; then
+		arm64_wait || built=
+	fi
 	for s in "${VS_STAGES[@]}"; do
+		[[ -n $built ]] || break
+		[[ $arch != arm64 || -z ${ARM64_OUT:-} || " ${ARM64_STAGES[*]} " != *" $s "* ]] || continue
 		args=()
 		[[ $s != kernel || -n ${SKIP_COMMIT_BUILDS:-} || $arch != x86_64 ]] || args=(--each-commit)
 		stage "$tag: $s" "$S/$s.sh" "${args[@]}" || { built=; break; }
+		[[ $s != kernel || $arch != x86_64 ]] || arm64_start
 	done
 	if [[ -n $built ]]; then
 		sanitizer_once
@@ -223,6 +277,8 @@ main() {
 	timed neighbours "$S/neighbours.sh" judge || true
 	timed "host checks (last)" "$S/host-tests.sh" last || true
 	if [[ -z ${SKIP_MAINLINE:-} ]]; then
+		# Both legs' stages share the mainline build folder.
+		vs_lock "$(KVER=7.3 VS_MAINLINE=1 vs_build_dir)"
 		mainline_leg x86_64
 		mainline_leg arm64
 	fi
