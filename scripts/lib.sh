@@ -548,6 +548,16 @@ VS_NEIGHBOURS=(seccomp:seccomp_bpf 'timens:*'
 	       x86:unwind_vdso_32 x86:vdso_restorer_32
 	       proc:proc-pid-vm proc:proc-empty-vm)
 
+# Neighbours' cases that the kselftest harness's own timeout (30 s a
+# case) bounds under TCG, COLLECTION:TEST:CASE. seccomp_bpf's
+# user_notification_wait_killable_after_reply makes 100000 notified
+# calls under a 1 ms timer: measured here under TCG on 7.3 x86-64, 20.0,
+# 22.3 and 25.6 s on stock, 28.1, 24.3 and 21.4 s with the series. The
+# judge does not count such a case lost when the harness ended it by
+# its timeout in both looks under TCG; any other failure counts.
+# shellcheck disable=SC2034 # for the scripts that source this file
+VS_NEIGHBOURS_TCG_SLOW=(seccomp:seccomp_bpf:global.user_notification_wait_killable_after_reply)
+
 # The stages that prepare a guest, in order (make run, make test,
 # make bench); each is scripts/<stage>.sh.
 # shellcheck disable=SC2034 # for the scripts that source this file
