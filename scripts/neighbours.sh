@@ -94,12 +94,13 @@ cases() {
 # program_output LOG COLL:PROG [MAX]: what the program printed in the
 # console log (kselftest's "# " lines between its start and its result),
 # at most MAX lines (60; 0: all): a lost case is told with the program's
-# own words.
+# own words. awk reads to the end: under pipefail, a reader that stops
+# early would fail the pipeline by tr's SIGPIPE.
 program_output() {
 	tr -d '\r' <"$1" | awk -v start="# selftests: ${2/:/: }" -v end="selftests: ${2/:/: }" \
 		-v max="${3:-60}" '
-	$0 == start { on = 1; next }
-	on && $0 ~ /^(not )?ok [0-9]+ selftests: / { if (index($0, end)) exit }
+	$0 == start && !done { on = 1; next }
+	on && $0 ~ /^(not )?ok [0-9]+ selftests: / && index($0, end) { on = 0; done = 1 }
 	on && (max == 0 || n++ < max) { print }'
 }
 
@@ -204,8 +205,11 @@ tcg_timeouts() {
 	[[ ${accel:-tcg} == tcg ]] || return 0
 	while read -r c; do
 		[[ -n $c ]] || continue
-		printf '%s\n' "${VS_NEIGHBOURS_TCG_SLOW[@]}" | grep -qxF -- "$prog:$c" || continue
-		program_output "$log" "$prog" 0 | grep -qxF -- "# # ${c#*.}: Test terminated by timeout" || continue
+		# grep reads all of its input (no -q): pipefail would count the
+		# writer's SIGPIPE as a failure.
+		printf '%s\n' "${VS_NEIGHBOURS_TCG_SLOW[@]}" | grep -xF -- "$prog:$c" >/dev/null || continue
+		program_output "$log" "$prog" 0 |
+			grep -xF -- "# # ${c#*.}: Test terminated by timeout" >/dev/null || continue
 		printf '%s\n' "$c"
 	done < <(grep -o '\[[^]]*\]' <<<"$2" | tr -d '[]')
 }
