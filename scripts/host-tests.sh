@@ -5,7 +5,8 @@
 # Usage: scripts/host-tests.sh [-h] [pre|post|last|series|all]
 #
 #   pre   checks that need only the source tree: shell lint, the TAP judge on the
-#         recorded console logs in scripts/testdata/, usage and bad input
+#         recorded console logs in scripts/testdata/, the neighbours'
+#         judge on made-up ones (NEIGHBOURS_REPLAY), usage and bad input
 #         of the scripts (a KSRC that is not a kernel tree, a corrupted
 #         patch, a missing tool, an unknown option to every script, a
 #         bad value of every knob), runs of make source and make apply
@@ -141,6 +142,50 @@ results_cases() {
 		expect 1 'the plan announced ([0-9]+) results, got [0-9]+' judge short-plan
 	check "results: a WARNING in the kernel log fails a run whose tests pass" \
 		expect 1 '^not ok [0-9]+ kernel log' judge warning
+}
+
+# neighbours_log LINE...: a console log of the neighbours' boot in
+# which seccomp_bpf printed those lines (its cases and its result).
+neighbours_log() {
+	printf '%s\n' VSYSINFO-KTAP-BEGIN '# selftests: seccomp: seccomp_bpf' "$@" \
+		VSYSINFO-KTAP-END VSYSINFO-DMESG-BEGIN VSYSINFO-DMESG-END
+}
+
+# neighbours_replay FIRST AGAIN: neighbours.sh judge (NEIGHBOURS_REPLAY)
+# on a stock record where seccomp_bpf passes, as on arm64 (a case
+# skipped), and two looks in which its TCG-bound case (VS_NEIGHBOURS_
+# TCG_SLOW) fails: ended by the kselftest harness's timeout (timeout),
+# by an assertion (assert), or by the timeout while the skipped case
+# fails (other).
+neighbours_replay() {
+	local d rc=0 kind suffix="" slow=global.user_notification_wait_killable_after_reply
+	d=$(mktemp -d)
+	printf '%s\n' '# key replay' "# The neighbours' suites, made up (host-tests.sh)" \
+		$'seccomp:seccomp_bpf\tP' $'seccomp:seccomp_bpf:global.KILL_one\tP' \
+		"seccomp:seccomp_bpf:$slow"$'\tP' $'seccomp:seccomp_bpf:UPROBE.not_attached\tS' >"$d/record"
+	for kind in "$@"; do
+		local why="# # ${slow#global.}: Test terminated by timeout" uprobe="# ok 3 UPROBE.not_attached # SKIP"
+		[[ $kind != assert ]] || why="# # seccomp_bpf.c:4321:${slow#global.}:Expected 0 (0) == ret (-1)"
+		[[ $kind != other ]] || uprobe="# not ok 3 UPROBE.not_attached"
+		neighbours_log '# ok 1 global.KILL_one' "$why" "# not ok 2 $slow" "$uprobe" \
+			'not ok 1 selftests: seccomp: seccomp_bpf # exit=1' \
+			>"$d/console-test-neighbours$suffix.log"
+		suffix=-again
+	done
+	NEIGHBOURS_REPLAY=$d ACCEL=tcg "$S/neighbours.sh" judge || rc=$?
+	rm -rf "$d"
+	return "$rc"
+}
+
+neighbours_cases() {
+	local name="^(not )?ok 1 neighbours: seccomp: seccomp_bpf: passes what it passes on stock"
+	check "neighbours: a case TCG's timing ends in both looks, the program's only failure, is not counted" \
+		expect 0 "${name/(not )?/}" neighbours_replay timeout timeout
+	check "neighbours: that case failing by an assertion in one look counts" \
+		expect 1 "${name/(not )?/not }" neighbours_replay timeout assert
+	check "neighbours: a case skipped on stock that fails beside it counts" \
+		expect 1 "lost again:\(the program itself\); its failing cases there: \[UPROBE" \
+		neighbours_replay timeout other
 }
 
 # The plans and result names of a console log's KTAP, nested ones too.
@@ -347,6 +392,7 @@ glibc_patch_form() {
 pre() {
 	check "lint: sh -n or bash -n and shellcheck -S warning on every script" lint
 	results_cases
+	neighbours_cases
 	usage_cases
 	check "the benchmark numbers in README.md and the cover letter agree" bench_numbers_agree
 	check "bad input: a KSRC that is not a kernel tree is refused" bad_ksrc
