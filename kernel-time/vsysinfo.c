@@ -18,15 +18,16 @@
  * While it runs, publication is driven from update_vsyscall(), but the
  * counters are not gathered there: update_vsyscall() runs inside the
  * timekeeper's write section, with interrupts off, where every
- * ktime_get*() reader on every CPU waits. All it does is check that the
- * publisher runs and, while it does (vdso_sysinfo_tick()), rewrite the
- * uptime next to the snapshot, compare jiffies (which the tick has just
- * advanced on this CPU) with the due time and, once a period, queue a
- * lazy irq_work. That work runs when the timekeeper lock has been
- * dropped (on the same tick's update_process_times(), or in the irq_work
- * thread on PREEMPT_RT), takes vdso_sysinfo_lock, stops the publisher or
- * sets the next due time, and rewrites the snapshot under its own
- * sequence count, from:
+ * ktime_get*() reader on every CPU waits. While the publisher is stopped
+ * it costs one load and branch there. While it runs (vdso_sysinfo_tick())
+ * it stores CLOCK_BOOTTIME's coarse base next to the snapshot (the
+ * page's @now, which nothing else writes), compares jiffies (which the
+ * tick has just advanced on this CPU) with the due time and, once a
+ * period, queues a lazy irq_work. That work runs when the timekeeper
+ * lock has been dropped (on the same tick's update_process_times(), or
+ * in the irq_work thread on PREEMPT_RT), takes vdso_sysinfo_lock, stops
+ * the publisher or sets the next due time, and rewrites the snapshot and
+ * the time of the publication under its own sequence count, from:
  *
  *   loads	avenrun[], as get_avenrun() reports it.
  *   procs	nr_threads.
@@ -50,19 +51,17 @@
  *
  * So the counters are at most one period old (the period rounded to
  * whole ticks, plus the time to the irq_work), bufferram about a second
- * (plus the time for a worker to run). The publication's time is kept
- * (in jiffies), and once the snapshot is older than
- * VDSO_SYSINFO_MAX_AGE_MS the timekeeping update sets the uptime to 0,
- * which readers take as no snapshot: a publisher that stopped running
- * (an irq_work stuck pending on an offline CPU, a starved irq_work
- * thread) costs speed, never correctness. The uptime is CLOCK_BOOTTIME's
- * coarse base rounded up, rewritten on every timekeeping update from
- * CLOCK_MONOTONIC's coarse base, which the kernel updates whatever the
- * clocksource, and the boot offset, which update_vsyscall() keeps in the
- * same page for readers in a time namespace. The memory sizes are scaled
- * to bytes and mem_unit is set to 1 exactly when do_sysinfo() would do
- * so, and the snapshot is published a second time in the layout and
- * scaling of compat_sys_sysinfo() for 32-bit readers.
+ * (plus the time for a worker to run). Readers refuse a snapshot that
+ * @now says is older than VDSO_SYSINFO_MAX_AGE_MS, and make the system
+ * call, which publishes again at once when the snapshot is late,
+ * whatever the irq_work's state: a publisher that stopped running (an
+ * irq_work stuck pending on an offline CPU, a starved irq_work thread)
+ * costs one system call per VDSO_SYSINFO_MAX_AGE_MS, never a stale
+ * answer. The uptime is the later of @now and the publication's time
+ * (after a restart @now is older until the next tick), rounded up: a
+ * reader in a time namespace adds its offset first. The memory sizes are
+ * scaled by sysinfo(2)'s own helpers, sysinfo_scale_memory() and, for the
+ * second copy that 32-bit readers take, sysinfo_scale_compat().
  *
  * The sysctl kernel.vdso_sysinfo (0 or 1, root only) switches the
  * snapshot off and on at run time; sysctl.kernel.vdso_sysinfo=0 on the
@@ -93,10 +92,8 @@
 #include <linux/vdso_sysinfo.h>
 #include <linux/vmstat.h>
 #include <linux/workqueue.h>
+#include <vdso/datapage.h>
 #include <vdso/sysinfo.h>
-#include <vdso/vsyscall.h>
-
-#include "timekeeping_internal.h"
 
 /* The period in whole ticks, and at least one */
 #define VDSO_SYSINFO_PERIOD_TICKS \
@@ -106,11 +103,12 @@
 #define VDSO_SYSINFO_LINGER_MS	2000
 
 /*
- * Whether the publisher runs, and the jiffies value from which
- * update_vsyscall() queues the next publication. Together in a cache line
- * of their own: update_vsyscall() reads @vdso_sysinfo_active on every
- * timekeeping update, and both are written once a period while the
- * publisher runs, and never while it is stopped.
+ * Whether the publisher runs, the jiffies value from which
+ * update_vsyscall() queues the next publication, and that of the last
+ * publication. Together in a cache line of their own: update_vsyscall()
+ * reads @active on every timekeeping update, and the others are written
+ * once a period while the publisher runs, and never while it is stopped;
+ * all of them under vdso_sysinfo_lock.
  */
 struct vdso_sysinfo_publisher vdso_sysinfo_publisher ____cacheline_aligned_in_smp;
 
@@ -128,7 +126,7 @@ static bool vdso_sysinfo_enabled = true;
 static DEFINE_RAW_SPINLOCK(vdso_sysinfo_lock);
 
 #ifdef CONFIG_DEBUG_FS
-/* For tests, in debugfs: publications made, and a publisher made to stall */
+/* For tests, in debugfs: publications made, and an irq_work made to stall */
 static unsigned long vdso_sysinfo_publications;
 static bool vdso_sysinfo_stalled;
 #define vdso_sysinfo_stall()	READ_ONCE(vdso_sysinfo_stalled)
@@ -162,88 +160,58 @@ static void vdso_sysinfo_sample(struct work_struct *work)
 			   round_jiffies_relative(HZ));
 }
 
-static void vdso_sysinfo_fill(struct vdso_sysinfo64 *info)
-{
-	unsigned long totalram = totalram_pages();
-	unsigned long totalswap = 0, freeswap = 0, total, loads[3];
-	unsigned int shift = 0;
-
-#ifdef CONFIG_SWAP
-	totalswap = READ_ONCE(total_swap_pages);
-	freeswap = get_nr_swap_pages();
-#endif
-
-	/*
-	 * do_sysinfo() reports sizes in bytes (mem_unit = 1) when the sum
-	 * of RAM and swap in bytes fits in an unsigned long, and in pages
-	 * otherwise.
-	 */
-	total = totalram + totalswap;
-	if (total >= totalram && total <= (ULONG_MAX >> PAGE_SHIFT))
-		shift = PAGE_SHIFT;
-
-	get_avenrun(loads, 0, SI_LOAD_SHIFT - FSHIFT);
-	info->uptime = 0;
-	info->loads[0] = loads[0];
-	info->loads[1] = loads[1];
-	info->loads[2] = loads[2];
-	/* nr_threads changes under tasklist_lock; a stale value will do */
-	info->procs = data_race(nr_threads);
-	info->pad = 0;
-	info->totalram = totalram << shift;
-	info->freeram = global_zone_page_state(NR_FREE_PAGES) << shift;
-	info->sharedram = global_node_page_state(NR_SHMEM) << shift;
-	info->bufferram = READ_ONCE(vdso_sysinfo_bufferram) << shift;
-	info->totalswap = totalswap << shift;
-	info->freeswap = freeswap << shift;
-	info->totalhigh = totalhigh_pages() << shift;
-	info->freehigh = nr_free_highpages() << shift;
-	info->mem_unit = shift ? 1 : PAGE_SIZE;
-}
-
 /*
- * What compat_sys_sysinfo() makes of do_sysinfo()'s result: when a total
- * does not fit in 32 bits, mem_unit is raised to the page size and every
- * size shifted down to match; then each field is truncated to 32 bits.
+ * What do_sysinfo() returns, from the sources si_meminfo() and
+ * si_swapinfo() read that an irq_work may read, scaled by the helpers
+ * sysinfo(2) uses: in do_sysinfo()'s layout and units, and as
+ * compat_sys_sysinfo() scales it for 32-bit tasks.
  */
-static void vdso_sysinfo_fill32(struct vdso_sysinfo32 *c, const struct vdso_sysinfo64 *s)
+static void vdso_sysinfo_fill(struct vdso_sysinfo_data *sd)
 {
-	unsigned int bitcount = 0;
-	u32 mem_unit = s->mem_unit;
+	struct sysinfo s;
 
-	if (upper_32_bits(s->totalram) || upper_32_bits(s->totalswap)) {
-		while (mem_unit < PAGE_SIZE) {
-			mem_unit <<= 1;
-			bitcount++;
-		}
-	}
+	/* Copied to user space as it is: no stale padding */
+	memset(&s, 0, sizeof(s));
+	get_avenrun(s.loads, 0, SI_LOAD_SHIFT - FSHIFT);
+	/* nr_threads changes under tasklist_lock; a stale value will do */
+	s.procs = data_race(nr_threads);
+	s.totalram = totalram_pages();
+	s.freeram = global_zone_page_state(NR_FREE_PAGES);
+	s.sharedram = global_node_page_state(NR_SHMEM);
+	s.bufferram = READ_ONCE(vdso_sysinfo_bufferram);
+#ifdef CONFIG_SWAP
+	s.totalswap = READ_ONCE(total_swap_pages);
+	s.freeswap = get_nr_swap_pages();
+#endif
+	s.totalhigh = totalhigh_pages();
+	s.freehigh = nr_free_highpages();
+	s.mem_unit = PAGE_SIZE;
+	sysinfo_scale_memory(&s);
+	memcpy(&sd->info, &s, sizeof(sd->info));
 
-	c->uptime = 0;
-	c->loads[0] = s->loads[0];
-	c->loads[1] = s->loads[1];
-	c->loads[2] = s->loads[2];
-	c->totalram = s->totalram >> bitcount;
-	c->freeram = s->freeram >> bitcount;
-	c->sharedram = s->sharedram >> bitcount;
-	c->bufferram = s->bufferram >> bitcount;
-	c->totalswap = s->totalswap >> bitcount;
-	c->freeswap = s->freeswap >> bitcount;
-	c->procs = s->procs;
-	c->pad = 0;
-	c->totalhigh = s->totalhigh >> bitcount;
-	c->freehigh = s->freehigh >> bitcount;
-	c->mem_unit = mem_unit;
-	c->__pad[0] = 0;
-	c->__pad[1] = 0;
+	sysinfo_scale_compat(&s);
+	sd->info32 = (struct vdso_sysinfo32) {
+		.loads		= { s.loads[0], s.loads[1], s.loads[2] },
+		.totalram	= s.totalram,
+		.freeram	= s.freeram,
+		.sharedram	= s.sharedram,
+		.bufferram	= s.bufferram,
+		.totalswap	= s.totalswap,
+		.freeswap	= s.freeswap,
+		.procs		= s.procs,
+		.totalhigh	= s.totalhigh,
+		.freehigh	= s.freehigh,
+		.mem_unit	= s.mem_unit,
+	};
 }
 
-/* The uptime as the snapshot's readers get it: coarse, rounded up */
-static u32 vdso_sysinfo_uptime_now(void)
+/* CLOCK_BOOTTIME's coarse base in the unit of the page's @now */
+static u64 vdso_sysinfo_time_now(void)
 {
 	struct timespec64 ts;
 
 	ktime_get_coarse_boottime_ts64(&ts);
-	return vdso_sysinfo_uptime(ts.tv_sec, ts.tv_nsec);
+	return vdso_sysinfo_time(ts.tv_sec, ts.tv_nsec);
 }
 
 /* Gather the counters and publish them, under vdso_sysinfo_lock */
@@ -251,15 +219,12 @@ static void vdso_sysinfo_write(struct vdso_sysinfo_data *sd)
 {
 	unsigned long now = jiffies;
 
-	if (vdso_sysinfo_stall())
-		return;
+	lockdep_assert_held(&vdso_sysinfo_lock);
 	WRITE_ONCE(vdso_sysinfo_publisher.published, now);
 	WRITE_ONCE(vdso_sysinfo_publisher.due, now + VDSO_SYSINFO_PERIOD_TICKS);
-	/* Before the count: a reader that sees this publication sees it */
-	WRITE_ONCE(sd->uptime, vdso_sysinfo_uptime_now());
 	vdso_sysinfo_write_begin(sd);
-	vdso_sysinfo_fill(&sd->info);
-	vdso_sysinfo_fill32(&sd->info32, &sd->info);
+	sd->published = vdso_sysinfo_time_now();
+	vdso_sysinfo_fill(sd);
 	vdso_sysinfo_write_end(sd);
 #ifdef CONFIG_DEBUG_FS
 	WRITE_ONCE(vdso_sysinfo_publications, vdso_sysinfo_publications + 1);
@@ -276,6 +241,8 @@ static void vdso_sysinfo_publish(struct irq_work *work)
 	struct vdso_sysinfo_data *sd = vdso_k_sysinfo_data;
 	unsigned long flags;
 
+	if (vdso_sysinfo_stall())
+		return;
 	raw_spin_lock_irqsave(&vdso_sysinfo_lock, flags);
 	if (!vdso_sysinfo_publisher.active)
 		goto out;
@@ -294,64 +261,58 @@ out:
 static struct irq_work vdso_sysinfo_work = IRQ_WORK_INIT_LAZY(vdso_sysinfo_publish);
 
 /**
- * vdso_sysinfo_tick - Keep the uptime current; queue the publication
+ * vdso_sysinfo_tick - Keep the snapshot's clock current; queue the publication
  * @mono:	CLOCK_MONOTONIC's coarse base in the clock data, just updated
+ * @offs_boot:	CLOCK_BOOTTIME minus CLOCK_MONOTONIC (the time spent in suspend)
  *
- * Called by update_vsyscall(), inside the timekeeper's write section,
- * while the publisher runs. Rewrites the uptime from the coarse base
- * and the boot offset, which the kernel updates whatever the
- * clocksource, or sets it to 0 once the last publication is more than
- * VDSO_SYSINFO_MAX_AGE_MS old (in jiffies, which advance with that
- * base), so that readers make the system call: a publisher that stopped
- * running costs speed, never a stale answer. Once a period it queues the
- * irq_work, which gathers the counters once that section has ended.
+ * Called by update_vsyscall(), inside the timekeeper's write section and
+ * the clock data's, while the publisher runs. Stores CLOCK_BOOTTIME's
+ * coarse base, from values the kernel updates whatever the clocksource,
+ * into the page's @now, which only this function writes: before the
+ * clock data's sequence count ends its write, so that a reader that saw
+ * the new coarse clock sees an uptime at least as late. Readers measure
+ * the snapshot's age against it, so a publisher that stopped running
+ * costs speed, never a stale answer. Once a period it queues the
+ * irq_work, which gathers the counters once the section has ended.
  */
-void vdso_sysinfo_tick(const struct vdso_timestamp *mono)
+void vdso_sysinfo_tick(const struct vdso_timestamp *mono, ktime_t offs_boot)
 {
-	struct vdso_sysinfo_data *sd = vdso_k_sysinfo_data;
-	unsigned long now = jiffies;
 	s64 sec = mono->sec;
 	u32 nsec = mono->nsec;
 
-	if (time_after(now, READ_ONCE(vdso_sysinfo_publisher.published) +
-			    msecs_to_jiffies(VDSO_SYSINFO_MAX_AGE_MS))) {
-		WRITE_ONCE(sd->uptime, 0);
-	} else {
-		vdso_sysinfo_add(&sec, &nsec, sd->boot_sec, sd->boot_nsec);
-		WRITE_ONCE(sd->uptime, vdso_sysinfo_uptime(sec, nsec));
+	/* Not zero only after a suspend */
+	if (unlikely(offs_boot)) {
+		struct timespec64 ts = ktime_to_timespec64(ktime_add(offs_boot, nsec));
+
+		sec += ts.tv_sec;
+		nsec = ts.tv_nsec;
 	}
-	if (time_after_eq(now, READ_ONCE(vdso_sysinfo_publisher.due)))
+	WRITE_ONCE(vdso_k_sysinfo_data->now, vdso_sysinfo_time(sec, nsec));
+	if (time_after_eq(jiffies, READ_ONCE(vdso_sysinfo_publisher.due)))
 		irq_work_queue(&vdso_sysinfo_work);
 }
 
-/**
- * vdso_sysinfo_set_boot - Write the boot offset next to the snapshot
- * @offs_boot:	CLOCK_BOOTTIME minus CLOCK_MONOTONIC
- *
- * Called by update_vsyscall() when the offset changed (on resume), inside
- * the clock data's write section: readers in a time namespace read it
- * under that sequence count, with CLOCK_MONOTONIC's coarse base.
- */
-void vdso_sysinfo_set_boot(ktime_t offs_boot)
+/* Whether the last publication is a period late: the irq_work did not run */
+static bool vdso_sysinfo_late(unsigned long now)
 {
-	struct vdso_sysinfo_data *sd = vdso_k_sysinfo_data;
-	struct timespec64 ts = ktime_to_timespec64(offs_boot);
-
-	vdso_sysinfo_publisher.offs_boot = offs_boot;
-	WRITE_ONCE(sd->boot_sec, ts.tv_sec);
-	WRITE_ONCE(sd->boot_nsec, ts.tv_nsec);
+	return time_after(now, READ_ONCE(vdso_sysinfo_publisher.published) +
+			       2 * VDSO_SYSINFO_PERIOD_TICKS);
 }
 
 /**
- * vdso_sysinfo_demand - Note a sysinfo(2) call; start the publisher
+ * vdso_sysinfo_demand - Note a sysinfo(2) call; publish when needed
  * @bufferram:	nr_blockdev_pages(), as the system call has just computed it
  *
  * Called by do_sysinfo(), in process context. A vDSO reader makes the
  * system call when it finds no valid and fresh snapshot, so this is where
  * publication starts: at once, so that the caller's next vDSO call finds
  * the snapshot, and from then on every period until nobody has made the
- * system call for VDSO_SYSINFO_LINGER_MS. Costs the system call one load
- * while the publisher runs, and one store per CPU and tick at most.
+ * system call for VDSO_SYSINFO_LINGER_MS. It also publishes at once when
+ * the publisher runs but its last publication is late, whatever the
+ * irq_work's state: an irq_work that cannot run (pending on a CPU that
+ * went offline, on PREEMPT_RT) costs its readers one system call per
+ * VDSO_SYSINFO_MAX_AGE_MS. Costs the system call two loads while the
+ * publisher runs, and one store per CPU and tick at most.
  */
 void vdso_sysinfo_demand(unsigned long bufferram)
 {
@@ -362,15 +323,17 @@ void vdso_sysinfo_demand(unsigned long bufferram)
 		return;
 	if (READ_ONCE(vdso_sysinfo_demanded) != now)
 		WRITE_ONCE(vdso_sysinfo_demanded, now);
-	if (READ_ONCE(vdso_sysinfo_publisher.active))
+	if (READ_ONCE(vdso_sysinfo_publisher.active) && !vdso_sysinfo_late(now))
 		return;
 
 	raw_spin_lock_irqsave(&vdso_sysinfo_lock, flags);
-	if (vdso_sysinfo_enabled && !vdso_sysinfo_publisher.active) {
+	if (vdso_sysinfo_enabled &&
+	    (!vdso_sysinfo_publisher.active || vdso_sysinfo_late(now))) {
+		started = !vdso_sysinfo_publisher.active;
 		WRITE_ONCE(vdso_sysinfo_bufferram, bufferram);
-		WRITE_ONCE(vdso_sysinfo_publisher.active, true);
 		vdso_sysinfo_write(vdso_k_sysinfo_data);
-		started = true;
+		/* @due before @active: pairs with vdso_sysinfo_running() */
+		smp_store_release(&vdso_sysinfo_publisher.active, true);
 	}
 	raw_spin_unlock_irqrestore(&vdso_sysinfo_lock, flags);
 	if (started && IS_ENABLED(CONFIG_BLOCK))
@@ -390,7 +353,7 @@ static void vdso_sysinfo_switch(bool on)
 		WRITE_ONCE(vdso_sysinfo_publisher.active, false);
 		/* Leaves @seq even: not valid */
 		vdso_sysinfo_write_begin(sd);
-		WRITE_ONCE(sd->uptime, 0);
+		sd->published = 0;
 		memset(&sd->info, 0, sizeof(sd->info));
 		memset(&sd->info32, 0, sizeof(sd->info32));
 	}
@@ -428,9 +391,9 @@ static vdso_sysinfo_ctl_table vdso_sysinfo_sysctls[] = {
 /*
  * vdso_sysinfo/publications counts the publications, so that a test can
  * see that nothing is published while nobody reads; vdso_sysinfo/stall,
- * set to 1, makes every publication a no-op, as if the irq_work had
- * stopped running, so that a test can see readers refuse the aging
- * snapshot.
+ * set to 1, makes the irq_work a no-op, as if it could not run (pending
+ * on an offline CPU), so that a test can see readers refuse the aging
+ * snapshot and their system call publish it again.
  */
 static void __init vdso_sysinfo_debugfs(void)
 {

@@ -6,16 +6,16 @@
  * every VDSO_SYSINFO_PERIOD_MS milliseconds (kernel/time/vsysinfo.c says
  * where each field comes from, how old it may be and when publication
  * stops), once in the 64-bit layout of struct sysinfo and once in the
- * 32-bit one, with the uptime next to it, which the kernel rewrites on
- * every tick whatever the clocksource (a time namespace's offset is
- * added as sysinfo(2) adds it). The reader copies the snapshot in the
- * caller's layout and stores it once the sequence count says the copy is
- * consistent. While there is no valid snapshot (before the first
+ * 32-bit one, with the time of the publication, and next to it
+ * CLOCK_BOOTTIME's coarse base, which the kernel rewrites on every tick
+ * while it publishes, whatever the clocksource (a time namespace's
+ * offset is added as sysinfo(2) adds it). The reader copies the snapshot
+ * in the caller's layout and stores it once the sequence count says the
+ * copy is consistent. While there is no valid snapshot (before the first
  * publication, while the kernel rewrites it, while nobody has made the
  * system call for a while, with kernel.vdso_sysinfo at 0, or in a page of
- * zeroes) or the snapshot is older than VDSO_SYSINFO_MAX_AGE_MS (the
- * kernel then clears the uptime), it makes the system call instead,
- * which also starts the publisher again.
+ * zeroes) or the snapshot is older than VDSO_SYSINFO_MAX_AGE_MS by that
+ * clock, it makes the system call instead, which also publishes again.
  *
  * An architecture provides sysinfo_fallback() in <asm/vdso/sysinfo.h>,
  * the sysinfo system call, returning 0 or -errno, and, before it includes
@@ -29,36 +29,19 @@
 
 #ifdef CONFIG_TIME_NS
 /*
- * Inside a time namespace: @vd is the namespace's page, which holds its
- * offsets; the clock data is at the timens slot. The uptime is
- * CLOCK_MONOTONIC's coarse base plus the boot offset, read under the
- * clock data's sequence count, plus the namespace's boottime offset,
- * then rounded up, as timens_add_boottime() is added before rounding in
- * sysinfo(2). Out of line, so that the common case carries none of it.
+ * Inside a time namespace, @vd is the namespace's page, which holds its
+ * offsets; the uptime is the snapshot's plus the namespace's boottime
+ * offset, rounded up after the addition as in sysinfo(2). Out of line,
+ * so that the common case carries none of it.
  */
 static noinline int vdso_sysinfo_timens(const struct vdso_data *vd,
 					const struct vdso_sysinfo_data *sd,
 					struct sysinfo *info)
 {
 	const struct timens_offset *offs = &vd->offset[CLOCK_BOOTTIME];
-	const struct vdso_timestamp *mono;
-	s64 sec, boot_sec;
-	u32 seq, nsec, boot_nsec;
 	int ret;
 
-	vd = __arch_get_timens_vdso_data(vd);
-	mono = &vd->basetime[CLOCK_MONOTONIC_COARSE];
-	do {
-		seq = vdso_read_begin(vd);
-		sec = mono->sec;
-		nsec = mono->nsec;
-		boot_sec = READ_ONCE(sd->boot_sec);
-		boot_nsec = READ_ONCE(sd->boot_nsec);
-	} while (unlikely(vdso_read_retry(vd, seq)));
-
-	vdso_sysinfo_add(&sec, &nsec, boot_sec, boot_nsec);
-	vdso_sysinfo_add(&sec, &nsec, offs->sec, offs->nsec);
-	ret = vdso_sysinfo_store(sd, info, vdso_sysinfo_uptime(sec, nsec));
+	ret = vdso_sysinfo_store(sd, info, offs->sec, offs->nsec);
 	if (ret == VDSO_SYSINFO_FALLBACK)
 		return sysinfo_fallback(info);
 	return ret;
@@ -79,14 +62,13 @@ static inline int vdso_sysinfo_timens(const struct vdso_data *vd,
  * @sd:		The snapshot the kernel publishes
  * @info:	Where to store the result
  *
- * The uptime is the one the kernel keeps next to the snapshot:
- * CLOCK_BOOTTIME's coarse base rounded up, rewritten on every timekeeping
- * update whatever the clocksource, so a clocksource without a vDSO mode
- * (jiffies, hpet, acpi_pm) keeps the call off the system call. It lags
- * sysinfo(2) by at most one timekeeping update (a tick), so it is
- * sysinfo(2)'s value or, for at most a tick after a second begins, one
- * less. The kernel sets it to 0 when the snapshot is older than
- * VDSO_SYSINFO_MAX_AGE_MS, which costs the system call.
+ * The uptime is CLOCK_BOOTTIME's coarse base, which the kernel rewrites
+ * next to the snapshot on every timekeeping update whatever the
+ * clocksource, rounded up, so a clocksource without a vDSO mode (jiffies,
+ * hpet, acpi_pm) keeps the call off the system call. It lags sysinfo(2)
+ * by at most one timekeeping update (a tick), so it is sysinfo(2)'s value
+ * or, for at most a tick after a second begins, one less. A snapshot
+ * older than VDSO_SYSINFO_MAX_AGE_MS by that clock costs the system call.
  *
  * Return: 0; -EFAULT for a NULL @info; or, when there is no valid and
  * fresh snapshot, what the sysinfo system call returned.
@@ -102,7 +84,7 @@ __cvdso_sysinfo_data(const struct vdso_data *vd, const struct vdso_sysinfo_data 
 	    unlikely(READ_ONCE(vd->clock_mode) == VDSO_CLOCKMODE_TIMENS))
 		return vdso_sysinfo_timens(vd, sd, info);
 
-	ret = vdso_sysinfo_store(sd, info, -1);
+	ret = vdso_sysinfo_store(sd, info, 0, 0);
 	if (unlikely(ret == VDSO_SYSINFO_FALLBACK))
 		return sysinfo_fallback(info);
 	return ret;

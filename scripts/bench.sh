@@ -64,17 +64,13 @@ cost() {
 	printf '%d (%s() %d%s)' "$total" "$1" "$own" "$list"
 }
 
-# The checks in update_vsyscall() that every update runs, in its
-# disassembly: the boot offset's compare (the first reference to
-# vdso_sysinfo_publisher, with the load before it, to the conditional
-# jump after it) and the test of the publisher's flag (the second
-# reference, to its jump).
+# The check in update_vsyscall() that every update runs, in its
+# disassembly: the load of the publisher's flag (the first reference to
+# vdso_sysinfo_publisher) to the conditional jump after it.
 idle_check() {
 	awk '/^[0-9a-f]+ <update_vsyscall>:$/ { f = 1; next } f && /^$/ { exit }
 		!f || !/^ *[0-9a-f]+:\t/ { next }
-		/<vdso_sysinfo_publisher[+>]/ && refs < 2 {
-			refs++; part = 1; if (refs == 1) n++
-		}
+		/<vdso_sysinfo_publisher[+>]/ && !refs { refs = 1; part = 1 }
 		part { n++; if ($2 ~ /^j/ && $2 != "jmp") part = 0 }
 		END { print n + 0 }' <<<"$DIS"
 }
@@ -88,7 +84,7 @@ writer_cost() {
 	DIS=$(objdump -d --no-show-raw-insn "$VS_VMLINUX")
 	idle=$(idle_check)
 	((idle > 0)) || vs_die "no checks of vdso_sysinfo_publisher in update_vsyscall() in $VS_VMLINUX"
-	printf 'The writer adds %d instructions to every timekeeping update inside the timekeeper'"'"'s write section (the boot offset and publisher checks in update_vsyscall()), all a machine pays while nobody reads; while the publisher runs, vdso_sysinfo_tick() there on every update, %s, the last only once a period; and outside it, once a period, the publication: %s.\n' \
+	printf 'The writer adds %d instructions to every timekeeping update inside the timekeeper'"'"'s write section (the publisher's check in update_vsyscall()), all a machine pays while nobody reads; while the publisher runs, vdso_sysinfo_tick() there on every update, %s, the last only once a period; and outside it, once a period, the publication: %s.\n' \
 		"$idle" "$(cost vdso_sysinfo_tick)" "$(cost vdso_sysinfo_publish)"
 }
 

@@ -145,6 +145,11 @@ NEIGHBOURS=$(printf '%s\n' "${VS_NEIGHBOURS[@]%%:*}" | sort -u | paste -sd,)
 # with the publication (64-bit and 32-bit).
 KCSAN_TESTS=$(tr , '\n' <<<"$SYSINFO_TESTS" | grep -v '_x32$' | paste -sd,)
 
+# What the PREEMPT_RT kernel (FLAVOUR=rt) runs: the sysinfo kselftests and
+# the stress cases, among them the publisher under CPU hotplug, where a
+# lazy irq_work left on an offline CPU never runs again (64-bit only).
+RT_TESTS=vDSO:vdso_test_sysinfo,vDSO:vdso_test_sysinfo_seccomp,vsysinfo:vsysinfo_stress
+
 # test_boot NAME LABEL APPEND: one test boot, console
 # logs/console-NAME.log, judged by results.sh (KTAP, LABEL before every
 # result name). Returns 2 when the guest did not finish.
@@ -184,6 +189,10 @@ mode_test() {
 	fi
 	if [[ -n ${NEIGHBOURS_AGAIN:-} ]]; then
 		neighbours_boot test-neighbours-again "$NEIGHBOURS_AGAIN" || exit 1
+		return
+	fi
+	if [[ ${FLAVOUR:-} == rt ]]; then
+		test_boot test-rt "PREEMPT_RT" "vsysinfo.expect=1 vsysinfo.tests=$RT_TESTS" || exit 1
 		return
 	fi
 	if [[ ${FLAVOUR:-} == kcsan ]]; then

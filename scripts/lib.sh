@@ -17,8 +17,8 @@
 #
 # Files of a build folder build/<tree>/, named here and nowhere else:
 #   src/ am/            the patched work tree, the scratch tree for git am
-#   obj/ obj-bench/ obj-kcsan/
-#                       kernel builds (test kernel, FLAVOUR=bench, kcsan)
+#   obj/ obj-bench/ obj-kcsan/ obj-rt/
+#                       kernel builds (test kernel, FLAVOUR=bench, kcsan, rt)
 #   kselftest/          the kselftest install (vDSO/, vsysinfo/)
 #   initramfs.cpio.gz   the guest's initramfs
 #   logs/               build logs, console-<boot>.log (+ .cmd, the QEMU
@@ -231,7 +231,8 @@ VS_AREAS_MAINLINE=(linux-7.3/arch-x86-vdso:arch/x86/entry/vdso
 		   arch-x86-include-asm-vdso:arch/x86/include/asm/vdso
 		   linux-7.3/arch-arm64-vdso:arch/arm64/kernel/vdso
 		   linux-7.3/arch-arm64-include-asm-vdso:arch/arm64/include/asm/vdso
-		   kernel-time:kernel/time linux-7.3/lib-vdso:lib/vdso include:include
+		   kernel-time:kernel/time linux-7.3/lib-vdso:lib/vdso
+		   linux-7.3/include:include include:include
 		   tools-testing-selftests:tools/testing/selftests)
 VS_AREAS_6_12=(arch-x86-vdso:arch/x86/entry/vdso
 	       arch-x86-include-asm-vdso:arch/x86/include/asm/vdso
@@ -581,7 +582,7 @@ VS_KNOBS=(
 	"SKIP_SANITIZER=|non-empty: make test leaves out the debug kernel (lockdep, KCSAN, UBSAN)"
 	"SKIP_MAINLINE=|non-empty: make test leaves out the series on Linux 7.3 (x86-64 and arm64)"
 	"SKIP_GLIBC=|non-empty: no patched glibc is built or installed in the guest"
-	"FLAVOUR=|bench, kcsan or stock (nothing else): the benchmark kernel (set by make bench), the debug kernel with lockdep, KCSAN and UBSAN (make test's last boot), or the pristine tree's kernel that the neighbours' suites are compared with (make neighbours-stock)"
+	"FLAVOUR=|bench, kcsan, rt or stock (nothing else): the benchmark kernel (set by make bench), the debug kernel with lockdep, KCSAN and UBSAN (make test's last boot), a PREEMPT_RT kernel (by hand: FLAVOUR=rt make kernel, then FLAVOUR=rt scripts/boot.sh test), or the pristine tree's kernel that the neighbours' suites are compared with (make neighbours-stock)"
 	"BUSYBOX=/bin/busybox|the static busybox of the initramfs"
 )
 
@@ -625,8 +626,8 @@ vs_check_knobs() {
 	*) vs_knob_bad ACCEL "kvm or tcg, or nothing to probe" ;;
 	esac
 	case ${FLAVOUR:-} in
-	'' | bench | kcsan | stock) ;;
-	*) vs_die "FLAVOUR=$FLAVOUR is not a kernel flavour: use bench, kcsan or stock, or leave it unset" ;;
+	'' | bench | kcsan | rt | stock) ;;
+	*) vs_die "FLAVOUR=$FLAVOUR is not a kernel flavour: use bench, kcsan, rt or stock, or leave it unset" ;;
 	esac
 	for n in TIMEOUT PROBE_TIMEOUT; do
 		[[ ${!n} =~ ^[1-9][0-9]{0,4}$ ]] && ((${!n} <= 86400)) ||

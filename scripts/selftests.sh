@@ -68,6 +68,13 @@ build_kselftest() {
 		[[ $n == *'*' ]] || grep -qxF "$n" "$VS_KST/kselftest-list.txt" ||
 			vs_die "the neighbours' suite has no $n in $VS_KST/kselftest-list.txt; see $VS_LOGS/selftests.log"
 	done
+	# kselftest's install leaves a program that failed to build out of
+	# the list without failing: the series' own must be there.
+	[[ ! -f $VS_SRC/tools/testing/selftests/vDSO/vdso_test_sysinfo.c ]] && return
+	for n in vdso_test_sysinfo vdso_test_sysinfo_seccomp; do
+		grep -qxF "vDSO:$n" "$VS_KST/kselftest-list.txt" ||
+			vs_die "the series' kselftest $n was not built (see $VS_LOGS/selftests.log): fix its build error"
+	done
 }
 
 # keep_listed: the lines of kselftest-list.txt to run: vDSO's and the

@@ -70,25 +70,19 @@ struct vdso_sysinfo32 {
  *		publication, while the publisher is stopped and while
  *		kernel.vdso_sysinfo is 0. A reader that sees an even count
  *		makes the system call instead of waiting, and so does a
- *		reader of a page of zeroes.
- * @uptime:	CLOCK_BOOTTIME's coarse base rounded up, as do_sysinfo()
- *		rounds: the uptime. Rewritten by update_vsyscall() on every
- *		timekeeping update while the snapshot is published, whatever
- *		the clocksource, and before each publication; 0 once the
- *		snapshot is more than VDSO_SYSINFO_MAX_AGE_MS old, which
- *		makes readers take the system call. Read after @seq: a
- *		publication writes it first.
- * @boot_sec:	CLOCK_BOOTTIME minus CLOCK_MONOTONIC (the time spent in
- *		suspend), whole seconds, for readers in a time namespace,
- *		which round after adding the namespace's offset. Written
- *		by update_vsyscall() on every change, under the clock
- *		data's sequence count, whether or not the snapshot is
- *		published; read under that count, with CLOCK_MONOTONIC's
- *		coarse base.
- * @boot_nsec:	Nanoseconds of that offset, below NSEC_PER_SEC.
+ *		reader of a page of zeroes. Written by the publisher only.
+ * @__pad:	Zero.
+ * @now:	CLOCK_BOOTTIME's coarse base, seconds in the upper 32 bits
+ *		and nanoseconds in the lower (vdso_sysinfo_time()), written
+ *		by update_vsyscall() on every timekeeping update while the
+ *		publisher runs, and by nothing else: the age of the snapshot
+ *		and the uptime are measured against it. Not under @seq: a
+ *		single 64-bit store, of a value that only grows.
+ * @published:	The same clock when the snapshot was published. Under @seq,
+ *		written by the publisher only.
  * @info:	The snapshot as do_sysinfo() returns it to a 64-bit task,
- *		except @info.uptime, which is always zero: readers take
- *		@uptime.
+ *		except @info.uptime, which is always zero: readers compute
+ *		it from @now and @published.
  * @info32:	The same snapshot as compat_sys_sysinfo() returns it, with
  *		@info32.uptime zero as well.
  *
@@ -97,14 +91,13 @@ struct vdso_sysinfo32 {
  * between vdso_sysinfo_write_begin() and vdso_sysinfo_write_end().
  * Readers copy it between vdso_sysinfo_read_begin() and
  * vdso_sysinfo_read_retry() and try again when the count changed, so
- * they never see a mix of two publications.
+ * they never see a mix of two publications. Every field has one writer.
  */
 struct vdso_sysinfo_data {
 	u32			seq;
-	u32			uptime;
-	s64			boot_sec;
-	u32			boot_nsec;
 	u32			__pad;
+	u64			now;
+	u64			published;
 	struct vdso_sysinfo64	info;
 	struct vdso_sysinfo32	info32;
 };
@@ -113,41 +106,88 @@ struct vdso_sysinfo_data {
 #define VDSO_SYSINFO_PERIOD_MS	10
 
 /*
- * How old a snapshot readers still use: five periods. The kernel
+ * How old a snapshot readers still use: five periods of CLOCK_BOOTTIME's
+ * coarse base (which lags the real time by at most a tick). The kernel
  * publishes every period while the snapshot is read, so only a publisher
  * that stopped running (or a tick that came very late) leaves one this
- * old; update_vsyscall() then sets @uptime to 0.
+ * old; its readers then make the system call, which publishes again.
  */
 #define VDSO_SYSINFO_MAX_AGE_MS	(5 * VDSO_SYSINFO_PERIOD_MS)
+
+/* The same in nanoseconds, which readers compare */
+#define VDSO_SYSINFO_MAX_AGE_NS	(VDSO_SYSINFO_MAX_AGE_MS * NSEC_PER_MSEC)
 
 /* The kernel's address of the snapshot, which it writes */
 extern struct vdso_sysinfo_data *vdso_k_sysinfo_data;
 
 /**
- * vdso_sysinfo_add - Add a normalised time offset to a time
- * @sec:	Seconds of the time, updated
- * @nsec:	Nanoseconds of the time, below NSEC_PER_SEC, updated
- * @off_sec:	Seconds of the offset
- * @off_nsec:	Nanoseconds of the offset, below NSEC_PER_SEC
+ * vdso_sysinfo_time - A time as @now and @published hold it
+ * @sec:	Seconds
+ * @nsec:	Nanoseconds, below NSEC_PER_SEC
  *
- * Both nanosecond parts are normalised, so their sum carries at most one
- * second: no loop, and no division for a 32-bit compiler to turn into a
- * libgcc call.
+ * Seconds in the upper 32 bits, nanoseconds in the lower: ordered as the
+ * times are, without a multiplication for the writer nor a division for
+ * a 32-bit reader (which would need libgcc).
  */
-static __always_inline void vdso_sysinfo_add(s64 *sec, u32 *nsec, s64 off_sec, u32 off_nsec)
+static __always_inline u64 vdso_sysinfo_time(s64 sec, u32 nsec)
 {
-	*sec += off_sec;
-	*nsec += off_nsec;
-	if (*nsec >= NSEC_PER_SEC) {
-		*nsec -= NSEC_PER_SEC;
-		(*sec)++;
-	}
+	return (u64)sec << 32 | nsec;
 }
 
-/* The uptime sysinfo(2) reports for a boot time: rounded up, as do_sysinfo() */
-static __always_inline s64 vdso_sysinfo_uptime(s64 sec, u32 nsec)
+/* Whether @published is more than VDSO_SYSINFO_MAX_AGE_NS before @now */
+static __always_inline bool vdso_sysinfo_stale(u64 now, u64 published)
 {
+	u32 sec = (u32)(now >> 32) - (u32)(published >> 32);
+
+	/* @now is older than a publication the tick has not seen yet */
+	if (now <= published)
+		return false;
+	if (sec > 1)
+		return true;
+	return (s64)sec * NSEC_PER_SEC + (u32)now - (u32)published > VDSO_SYSINFO_MAX_AGE_NS;
+}
+
+/*
+ * The uptime sysinfo(2) reports for a time @t and a time namespace's
+ * boottime offset: their sum, rounded up to whole seconds, as
+ * do_sysinfo() rounds after timens_add_boottime().
+ */
+static __always_inline s64 vdso_sysinfo_uptime(u64 t, s64 off_sec, u32 off_nsec)
+{
+	s64 sec = (s64)(t >> 32) + off_sec;
+	u32 nsec = (u32)t + off_nsec;
+
+	/* Both below NSEC_PER_SEC: at most one second to carry */
+	if (nsec >= NSEC_PER_SEC) {
+		nsec -= NSEC_PER_SEC;
+		sec++;
+	}
 	return sec + (nsec ? 1 : 0);
+}
+
+/*
+ * Read @now, which the kernel stores with one 64-bit store. A 32-bit
+ * reader (x86's, little-endian: the upper half is the second word) loads
+ * it in two halves and takes them again until the upper half did not
+ * change, which, as the value only grows, gives a value the kernel
+ * stored.
+ */
+static __always_inline u64 vdso_sysinfo_read_now(const struct vdso_sysinfo_data *sd)
+{
+	const u32 *w = (const u32 *)&sd->now;
+	u32 hi, lo;
+
+	if (sizeof(long) == sizeof(u64))
+		return READ_ONCE(sd->now);
+	do {
+		hi = READ_ONCE(w[1]);
+		/* The upper half before the lower one, as it grows */
+		smp_rmb();
+		lo = READ_ONCE(w[0]);
+		/* The lower half before the upper one again */
+		smp_rmb();
+	} while (unlikely(READ_ONCE(w[1]) != hi));
+	return (u64)hi << 32 | lo;
 }
 
 static __always_inline void vdso_sysinfo_write_begin(struct vdso_sysinfo_data *sd)
@@ -207,16 +247,19 @@ struct vdso_sysinfo_word {
  * vdso_sysinfo_store - Copy the snapshot into a reader's struct sysinfo
  * @sd:		The snapshot
  * @info:	Where to store it
- * @ns_uptime:	The uptime inside a time namespace, or -1 outside one
+ * @off_sec:	Inside a time namespace, the seconds of its boottime
+ *		offset; 0 outside one
+ * @off_nsec:	The nanoseconds of that offset, below NSEC_PER_SEC
  *
  * Copies the snapshot in @info's layout (64-bit longs on 64-bit and x32
  * readers, 32-bit ones in a 32-bit vDSO) from one publication into
  * locals, which the compiler keeps in registers, and only once the
  * sequence count says they are consistent stores them into @info, with
- * the uptime. The uptime is the snapshot's own (@ns_uptime < 0) or
- * @ns_uptime; either way a snapshot whose own is 0, too old, is not used.
- * The caller's buffer is written outside the read section: a fault on it
- * cannot make the section start again.
+ * the uptime: the later of @now and @published (@now is older after the
+ * publisher restarted, until the next timekeeping update), plus the
+ * offset, rounded up. A snapshot older than VDSO_SYSINFO_MAX_AGE_NS by
+ * @now is not used. The caller's buffer is written outside the read
+ * section: a fault on it cannot make the section start again.
  *
  * Return: 0; -EFAULT, sysinfo(2)'s answer, for a NULL @info; or
  * VDSO_SYSINFO_FALLBACK when there is no valid and fresh snapshot, so
@@ -224,18 +267,19 @@ struct vdso_sysinfo_word {
  * returns (a seccomp filter's answer included) for NULL too.
  */
 static __always_inline int vdso_sysinfo_store(const struct vdso_sysinfo_data *sd,
-					      struct sysinfo *info, s64 ns_uptime)
+					      struct sysinfo *info, s64 off_sec, u32 off_nsec)
 {
+	u64 now, published;
 	s64 uptime;
 	u32 seq;
 
 	while ((seq = vdso_sysinfo_read_begin(sd))) {
-		/* After @seq: a publication writes the uptime first */
-		uptime = READ_ONCE(sd->uptime);
-		if (unlikely(!uptime))
+		now = vdso_sysinfo_read_now(sd);
+		published = READ_ONCE(sd->published);
+		if (unlikely(vdso_sysinfo_stale(now, published)))
 			break;
-		if (ns_uptime >= 0)
-			uptime = ns_uptime;
+		uptime = vdso_sysinfo_uptime(now > published ? now : published,
+					     off_sec, off_nsec);
 		/* A test of the argument, off the loads' dependency chain */
 		if (unlikely(!info))
 			return -EFAULT;

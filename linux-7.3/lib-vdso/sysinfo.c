@@ -6,13 +6,13 @@
  * every VDSO_SYSINFO_PERIOD_MS milliseconds in a data page of its own,
  * vdso_u_sysinfo_data (kernel/time/vsysinfo.c says where each field comes
  * from, how old it may be and when publication stops), in the 64-bit and
- * in the 32-bit layout of struct sysinfo, with the uptime next to it,
- * which the kernel rewrites on every tick whatever the clocksource. The
- * reader copies it with vdso_sysinfo_store() (<vdso/sysinfo.h>) and makes
- * the system call whenever there is no valid and fresh snapshot, which
- * also starts the publisher again. Inside a time namespace, the uptime
- * is computed from the clock data and the namespace's offset, as
- * sysinfo(2) adds it.
+ * in the 32-bit layout of struct sysinfo, with CLOCK_BOOTTIME's coarse
+ * base next to it, which the kernel rewrites on every tick while it
+ * publishes, whatever the clocksource. The reader copies it with
+ * vdso_sysinfo_store() (<vdso/sysinfo.h>) and makes the system call
+ * whenever there is no valid and fresh snapshot, which also publishes
+ * again. Inside a time namespace, the namespace's boottime offset is
+ * added to the uptime before it is rounded, as sysinfo(2) adds it.
  *
  * An architecture provides in <asm/vdso/sysinfo.h> sysinfo_fallback(),
  * the sysinfo system call, returning 0 or -errno. Where a task's seccomp
@@ -28,11 +28,9 @@
 #ifdef CONFIG_TIME_NS
 /*
  * Inside a time namespace, @vdns is the namespace's page, which holds its
- * offsets; the clock data follows it. The uptime is CLOCK_MONOTONIC's
- * coarse base plus the boot offset, read under the clock data's sequence
- * count, plus the namespace's boottime offset, then rounded up, as
- * timens_add_boottime() is added before rounding in sysinfo(2). Out of
- * line, so that the common case carries none of it.
+ * offsets; the uptime is the snapshot's plus the namespace's boottime
+ * offset, rounded up after the addition as in sysinfo(2). Out of line,
+ * so that the common case carries none of it.
  */
 static noinline int vdso_sysinfo_timens(const struct vdso_time_data *vdns,
 					const struct vdso_sysinfo_data *sd,
@@ -40,24 +38,9 @@ static noinline int vdso_sysinfo_timens(const struct vdso_time_data *vdns,
 {
 	const struct timens_offset *offs =
 		&vdns->clock_data[CS_HRES_COARSE].offset[CLOCK_BOOTTIME];
-	const struct vdso_time_data *vd = (const void *)vdns + PAGE_SIZE;
-	const struct vdso_clock *vc = &vd->clock_data[CS_HRES_COARSE];
-	const struct vdso_timestamp *mono = &vc->basetime[CLOCK_MONOTONIC_COARSE];
-	s64 sec, boot_sec;
-	u32 seq, nsec, boot_nsec;
 	int ret;
 
-	do {
-		seq = vdso_read_begin(vc);
-		sec = mono->sec;
-		nsec = mono->nsec;
-		boot_sec = READ_ONCE(sd->boot_sec);
-		boot_nsec = READ_ONCE(sd->boot_nsec);
-	} while (unlikely(vdso_read_retry(vc, seq)));
-
-	vdso_sysinfo_add(&sec, &nsec, boot_sec, boot_nsec);
-	vdso_sysinfo_add(&sec, &nsec, offs->sec, offs->nsec);
-	ret = vdso_sysinfo_store(sd, info, vdso_sysinfo_uptime(sec, nsec));
+	ret = vdso_sysinfo_store(sd, info, offs->sec, offs->nsec);
 	if (ret == VDSO_SYSINFO_FALLBACK)
 		return sysinfo_fallback(info);
 	return ret;
@@ -78,11 +61,11 @@ static inline int vdso_sysinfo_timens(const struct vdso_time_data *vdns,
  * @sd:		The snapshot the kernel publishes
  * @info:	Where to store the result
  *
- * The uptime is the one the kernel keeps next to the snapshot:
- * CLOCK_BOOTTIME's coarse base rounded up, rewritten on every timekeeping
- * update whatever the clocksource. It lags sysinfo(2) by at most one
- * timekeeping update (a tick). The kernel sets it to 0 when the snapshot
- * is older than VDSO_SYSINFO_MAX_AGE_MS, which costs the system call.
+ * The uptime is CLOCK_BOOTTIME's coarse base, which the kernel rewrites
+ * next to the snapshot on every timekeeping update whatever the
+ * clocksource, rounded up. It lags sysinfo(2) by at most one timekeeping
+ * update (a tick). A snapshot older than VDSO_SYSINFO_MAX_AGE_MS by that
+ * clock costs the system call.
  *
  * Return: 0; -EFAULT for a NULL @info; or, when there is no valid and
  * fresh snapshot, what the sysinfo system call returned.
@@ -98,7 +81,7 @@ __cvdso_sysinfo_data(const struct vdso_time_data *vd, const struct vdso_sysinfo_
 	    unlikely(vdso_is_timens_clock(&vd->clock_data[CS_HRES_COARSE])))
 		return vdso_sysinfo_timens(vd, sd, info);
 
-	ret = vdso_sysinfo_store(sd, info, -1);
+	ret = vdso_sysinfo_store(sd, info, 0, 0);
 	if (unlikely(ret == VDSO_SYSINFO_FALLBACK))
 		return sysinfo_fallback(info);
 	return ret;

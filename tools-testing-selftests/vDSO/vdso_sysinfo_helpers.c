@@ -74,24 +74,47 @@ const uint32_t *sysinfo_page;
 unsigned int *rewrites_met;
 
 /*
+ * Whether [vvar]'s sysinfo page holds a snapshot young enough for the
+ * vDSO: its clock (words 2 and 3, CLOCK_BOOTTIME's coarse base, seconds
+ * in the upper word and nanoseconds in the lower, which the kernel
+ * rewrites on every tick) at most MAX_AGE_MS past the publication's
+ * (words 4 and 5). The clock is read in 32-bit halves, as a 32-bit
+ * reader must: until its upper half is stable.
+ */
+static bool page_young(const uint32_t *page)
+{
+	uint32_t sec, nsec, pub_sec, pub_nsec;
+
+	do {
+		sec = __atomic_load_n(&page[3], __ATOMIC_ACQUIRE);
+		nsec = __atomic_load_n(&page[2], __ATOMIC_ACQUIRE);
+	} while (__atomic_load_n(&page[3], __ATOMIC_ACQUIRE) != sec);
+	pub_sec = __atomic_load_n(&page[5], __ATOMIC_RELAXED);
+	pub_nsec = __atomic_load_n(&page[4], __ATOMIC_RELAXED);
+	if (sec < pub_sec || (sec == pub_sec && nsec <= pub_nsec))
+		return true;
+	return (sec - pub_sec) * NSEC_PER_SEC + nsec - pub_nsec <=
+	       (long long)MAX_AGE_MS * 1000000;
+}
+
+/*
  * Call the vDSO and tell whether its answer came from the snapshot: the
  * sequence count (the first word of [vvar]'s sysinfo page) odd and the
- * same before and after the call, and the uptime (the second word) not
- * 0, which it is once the snapshot is older than the age bound. A call
- * that meets the kernel rewriting the snapshot, or an old one, makes the
- * system call instead, as the vDSO must: its answer would match
- * sysinfo(2) whatever the snapshot holds, so the field checks only count
- * answers from the snapshot, and the tracer does not count such a call's
- * system call as one the vDSO should not have made. With
- * kernel.vdso_sysinfo at 0 every call makes the system call: true then.
+ * same before and after the call, and the snapshot young enough by the
+ * clock next to it (page_young()). A call that meets the kernel
+ * rewriting the snapshot, or an old one, makes the system call instead,
+ * as the vDSO must: its answer would match sysinfo(2) whatever the
+ * snapshot holds, so the field checks only count answers from the
+ * snapshot, and the tracer does not count such a call's system call as
+ * one the vDSO should not have made. With kernel.vdso_sysinfo at 0 every
+ * call makes the system call: true then.
  */
 bool vdso_call_sysinfo(struct sysinfo *info)
 {
 	uint32_t seq = __atomic_load_n(&sysinfo_page[0], __ATOMIC_ACQUIRE);
-	bool young = __atomic_load_n(&sysinfo_page[1], __ATOMIC_RELAXED);
+	bool young = page_young(sysinfo_page);
 	long ret = VDSO_CALL(vdso_sysinfo, 1, info);
-	bool stable = (seq & 1) && young &&
-		      __atomic_load_n(&sysinfo_page[1], __ATOMIC_RELAXED) &&
+	bool stable = (seq & 1) && young && page_young(sysinfo_page) &&
 		      __atomic_load_n(&sysinfo_page[0], __ATOMIC_ACQUIRE) == seq;
 
 	if (ret == -EVDSO_MARKER)

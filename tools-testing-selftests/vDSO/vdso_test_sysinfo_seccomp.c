@@ -3,16 +3,17 @@
  * vdso_test_sysinfo_seccomp.c: sysinfo() in the vDSO behind seccomp.
  *
  * A vDSO call is invisible to seccomp, so a task whose filters do not
- * always allow sysinfo, in any of the ABIs through which it can make
- * system calls, must get the system call: the kernel maps a page of
+ * always allow the sysinfo system call that its vDSO image falls back to
+ * must get the system call: the kernel maps a page of
  * zeroes at the snapshot's place in [vvar] for its whole process, which
  * reads as no snapshot. These cases check that for filters that deny
  * sysinfo, trap it, log it, kill for it or hand it to a supervisor, and
  * for strict mode; for a filter attached with TSYNC, by one thread, after
  * the first call, before fork and exec, or while another thread forks;
  * and after the process mapped another vDSO image. A filter that always
- * allows sysinfo keeps the fast path, and so does an unfiltered child of
- * a process whose other thread filtered. [vvar] is read directly: no page
+ * allows sysinfo keeps the fast path, so does one that kills foreign ABIs
+ * only, and so does an unfiltered child of a process whose other thread
+ * filtered. [vvar] is read directly: no page
  * of it may hold the snapshot where it is hidden.
  */
 #define _GNU_SOURCE
@@ -21,6 +22,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +31,7 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/sysinfo.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -184,6 +187,36 @@ static int allow_other_child(void)
 }
 
 /*
+ * systemd's SystemCallArchitectures=native, libseccomp's default bad-arch
+ * action: every call of a foreign ABI kills the process, every native
+ * call is allowed. The vDSO's fallback is a native call, so the fast
+ * path stays.
+ */
+static void enter_native_only(void)
+{
+	struct sock_filter filter[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYSCALL_ARCH, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = {
+		.len = ARRAY_SIZE(filter),
+		.filter = filter,
+	};
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+		fatal("installing the seccomp filter failed, errno", errno);
+}
+
+static int native_only_child(void)
+{
+	enter_native_only();
+	return allow_check();
+}
+
+/*
  * An LXD-like supervisor: a worker thread's filter hands sysinfo to the
  * supervisor thread through a user notification; the supervisor writes
  * its own answer into the worker's buffer through /proc/<tid>/mem, as LXD
@@ -302,7 +335,7 @@ static int vdso32_swap(int index)
 }
 
 /* The child's exit code: 0, 1, or KSFT_SKIP where there is no 32-bit vDSO */
-static int vdso32_run(void)
+static int vdso32_run(bool native_only)
 {
 	char index[16], ram[32], swap[32], unit[16];
 	int status;
@@ -312,7 +345,10 @@ static int vdso32_run(void)
 		return KSFT_SKIP;
 	pid = fork_child();
 	if (!pid) {
-		filter_sysinfo(SYSINFO_NR, SECCOMP_RET_ERRNO | EVDSO_MARKER, 0);
+		if (native_only)
+			enter_native_only();
+		else
+			filter_sysinfo(SYSINFO_NR, SECCOMP_RET_ERRNO | EVDSO_MARKER, 0);
 		snprintf(index, sizeof(index), "%d", sysinfo_page_index);
 		snprintf(ram, sizeof(ram), "%llu", (unsigned long long)constants.totalram);
 		snprintf(swap, sizeof(swap), "%llu", (unsigned long long)constants.totalswap);
@@ -554,6 +590,71 @@ static bool call_kills(void (*enter)(void), int sig)
 	return ok;
 }
 
+/*
+ * Nobody else reads the snapshot through this process's mapping: [vvar]
+ * has no access method, so process_vm_readv() and /proc/PID/mem (what a
+ * debugger or a supervisor uses) get nothing from it, even from a parent
+ * that may trace the child. Who may read the snapshot is decided for the
+ * task that maps it, nowhere else.
+ */
+static int remote_read_child(void)
+{
+	static char buf[4096];
+	struct iovec local = { .iov_base = buf, .iov_len = sizeof(buf) };
+	struct iovec remote[2];
+	uintptr_t lo, hi, vlo, vhi;
+	int fds[2], fd, i, err = 0, bad = 0;
+	char path[64], c = 0;
+	ssize_t n[2], m[2];
+	pid_t pid;
+
+	find_mapping("[vvar]", &lo, &hi);
+	find_mapping("[vdso]", &vlo, &vhi);
+	if (pipe(fds))
+		fatal("pipe, errno", errno);
+	pid = fork();
+	if (pid < 0)
+		fatal("fork, errno", errno);
+	if (!pid) {
+		close(fds[1]);
+		_exit(read(fds[0], &c, 1) < 0);
+	}
+	close(fds[0]);
+	/*
+	 * The child's mappings are where this process's are: fork copies
+	 * them. [vdso] is the control: the same methods read it.
+	 */
+	remote[0].iov_base = (void *)(lo + (uintptr_t)sysinfo_page_index * getpagesize());
+	remote[1].iov_base = (void *)vlo;
+	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		fatal("open /proc/PID/mem, errno", errno);
+	for (i = 0; i < 2; i++) {
+		remote[i].iov_len = sizeof(buf);
+		n[i] = process_vm_readv(pid, &local, 1, &remote[i], 1, 0);
+		if (n[i] < 0)
+			err = errno;
+		m[i] = pread64(fd, buf, sizeof(buf), (off64_t)(uintptr_t)remote[i].iov_base);
+	}
+	close(fd);
+	close(fds[1]);
+	/* Without CONFIG_CROSS_MEMORY_ATTACH only /proc/PID/mem is checked */
+	if (err == ENOSYS) {
+		ksft_print_msg("process_vm_readv(): not in this kernel\n");
+		n[0] = 0;
+		n[1] = 1;
+	}
+	if (n[0] > 0 || m[0] > 0 || n[1] <= 0 || m[1] <= 0) {
+		ksft_print_msg("[vvar]: process_vm_readv() %zd, /proc/PID/mem %zd bytes\n",
+			       n[0], m[0]);
+		ksft_print_msg("[vdso]: process_vm_readv() %zd, /proc/PID/mem %zd bytes\n",
+			       n[1], m[1]);
+		bad++;
+	}
+	return child_passed(pid) && !bad ? 0 : 1;
+}
+
 /* Each case runs in a process of its own, which finds the snapshot first. */
 FIXTURE(sysinfo) {};
 
@@ -618,13 +719,38 @@ TEST_F(sysinfo, fork_during_tsync_gets_own_answer)
 	ASSERT_EQ(0, fork_race_child());
 }
 
+TEST_F(sysinfo, native_only_filter_keeps_fast_path)
+{
+	ASSERT_TRUE(traced_as_expected(native_only_child, opt_out));
+}
+
 TEST_F(sysinfo, arch_map_vdso_32_finds_no_snapshot)
 {
-	int ret = vdso32_run();
+	int ret = vdso32_run(false);
 
 	if (ret == KSFT_SKIP)
 		SKIP(return, "no 32-bit vDSO to map in place of this one");
 	ASSERT_EQ(0, ret);
+}
+
+/*
+ * Behind a native-only filter, the 32-bit image's fallback (an ia32
+ * call) kills: mapping that image hides the snapshot.
+ */
+TEST_F(sysinfo, native_only_then_vdso_32_finds_no_snapshot)
+{
+	int ret = vdso32_run(true);
+
+	if (ret == KSFT_SKIP)
+		SKIP(return, "no 32-bit vDSO to map in place of this one");
+	ASSERT_EQ(0, ret);
+}
+
+TEST_F(sysinfo, remote_reads_get_nothing)
+{
+	if (sysinfo_page_index < 0)
+		SKIP(return, "no snapshot page (kernel.vdso_sysinfo is 0)");
+	ASSERT_EQ(0, remote_read_child());
 }
 
 TEST_F(sysinfo, trap_gets_syscall_and_sigsys)
