@@ -95,6 +95,8 @@
 #include <vdso/datapage.h>
 #include <vdso/sysinfo.h>
 
+#include "vsysinfo.h"
+
 /* The period in whole ticks, and at least one */
 #define VDSO_SYSINFO_PERIOD_TICKS \
 	(DIV_ROUND_UP(VDSO_SYSINFO_PERIOD_MS * HZ, MSEC_PER_SEC) ?: 1)

@@ -84,7 +84,7 @@ writer_cost() {
 	DIS=$(objdump -d --no-show-raw-insn "$VS_VMLINUX")
 	idle=$(idle_check)
 	((idle > 0)) || vs_die "no checks of vdso_sysinfo_publisher in update_vsyscall() in $VS_VMLINUX"
-	printf 'The writer adds %d instructions to every timekeeping update inside the timekeeper'"'"'s write section (the publisher's check in update_vsyscall()), all a machine pays while nobody reads; while the publisher runs, vdso_sysinfo_tick() there on every update, %s, the last only once a period; and outside it, once a period, the publication: %s.\n' \
+	printf 'The writer adds %d instructions to every timekeeping update inside the timekeeper'"'"'s write section (the publisher'"'"'s check in update_vsyscall()), all a machine pays while nobody reads; while the publisher runs, vdso_sysinfo_tick() there on every update, %s, the last only once a period; and outside it, once a period, the publication: %s.\n' \
 		"$idle" "$(cost vdso_sysinfo_tick)" "$(cost vdso_sysinfo_publish)"
 }
 

@@ -231,8 +231,8 @@ VS_AREAS_MAINLINE=(linux-7.3/arch-x86-vdso:arch/x86/entry/vdso
 		   arch-x86-include-asm-vdso:arch/x86/include/asm/vdso
 		   linux-7.3/arch-arm64-vdso:arch/arm64/kernel/vdso
 		   linux-7.3/arch-arm64-include-asm-vdso:arch/arm64/include/asm/vdso
-		   kernel-time:kernel/time linux-7.3/lib-vdso:lib/vdso
-		   linux-7.3/include:include include:include
+		   linux-7.3/kernel-time:kernel/time kernel-time:kernel/time
+		   linux-7.3/lib-vdso:lib/vdso include:include
 		   tools-testing-selftests:tools/testing/selftests)
 VS_AREAS_6_12=(arch-x86-vdso:arch/x86/entry/vdso
 	       arch-x86-include-asm-vdso:arch/x86/include/asm/vdso

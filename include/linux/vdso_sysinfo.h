@@ -53,7 +53,4 @@ struct sysinfo;
 void sysinfo_scale_memory(struct sysinfo *info);
 void sysinfo_scale_compat(struct sysinfo *s);
 
-/* The sysctl table's type: Linux 6.12 registers tables as writable */
-#define vdso_sysinfo_ctl_table	struct ctl_table
-
 #endif /* _LINUX_VDSO_SYSINFO_H */

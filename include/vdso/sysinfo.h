@@ -134,25 +134,33 @@ static __always_inline u64 vdso_sysinfo_time(s64 sec, u32 nsec)
 	return (u64)sec << 32 | nsec;
 }
 
-/* Whether @published is more than VDSO_SYSINFO_MAX_AGE_NS before @now */
-static __always_inline bool vdso_sysinfo_stale(u64 now, u64 published)
+/*
+ * Whether a snapshot published at @published is young at @t, the later
+ * of @now and @published: at most VDSO_SYSINFO_MAX_AGE_NS older. Below a
+ * second, the age is @t - @published when both fall in the same second,
+ * and that minus 2^32 - NSEC_PER_SEC when a second began between them
+ * (the nanoseconds borrow); any other difference is a second or more.
+ */
+static __always_inline bool vdso_sysinfo_young(u64 t, u64 published)
 {
-	u32 sec = (u32)(now >> 32) - (u32)(published >> 32);
+	u64 d = t - published;
 
-	/* @now is older than a publication the tick has not seen yet */
-	if (now <= published)
-		return false;
-	if (sec > 1)
-		return true;
-	return (s64)sec * NSEC_PER_SEC + (u32)now - (u32)published > VDSO_SYSINFO_MAX_AGE_NS;
+	return d <= VDSO_SYSINFO_MAX_AGE_NS ||
+	       d - ((1ULL << 32) - NSEC_PER_SEC) <= VDSO_SYSINFO_MAX_AGE_NS;
+}
+
+/* The uptime sysinfo(2) reports for a time @t: rounded up to whole seconds */
+static __always_inline s64 vdso_sysinfo_uptime(u64 t)
+{
+	return (s64)(t >> 32) + ((u32)t ? 1 : 0);
 }
 
 /*
- * The uptime sysinfo(2) reports for a time @t and a time namespace's
- * boottime offset: their sum, rounded up to whole seconds, as
- * do_sysinfo() rounds after timens_add_boottime().
+ * The same in a time namespace whose boottime offset is @off_sec and
+ * @off_nsec: the offset added before rounding, as do_sysinfo() adds it
+ * with timens_add_boottime().
  */
-static __always_inline s64 vdso_sysinfo_uptime(u64 t, s64 off_sec, u32 off_nsec)
+static __always_inline s64 vdso_sysinfo_uptime_ns(u64 t, s64 off_sec, u32 off_nsec)
 {
 	s64 sec = (s64)(t >> 32) + off_sec;
 	u32 nsec = (u32)t + off_nsec;
@@ -269,17 +277,21 @@ struct vdso_sysinfo_word {
 static __always_inline int vdso_sysinfo_store(const struct vdso_sysinfo_data *sd,
 					      struct sysinfo *info, s64 off_sec, u32 off_nsec)
 {
-	u64 now, published;
+	u64 now, published, t;
 	s64 uptime;
 	u32 seq;
 
 	while ((seq = vdso_sysinfo_read_begin(sd))) {
 		now = vdso_sysinfo_read_now(sd);
 		published = READ_ONCE(sd->published);
-		if (unlikely(vdso_sysinfo_stale(now, published)))
+		t = now > published ? now : published;
+		if (unlikely(!vdso_sysinfo_young(t, published)))
 			break;
-		uptime = vdso_sysinfo_uptime(now > published ? now : published,
-					     off_sec, off_nsec);
+		/* Outside a time namespace the offset is a constant 0 */
+		if (off_sec || off_nsec)
+			uptime = vdso_sysinfo_uptime_ns(t, off_sec, off_nsec);
+		else
+			uptime = vdso_sysinfo_uptime(t);
 		/* A test of the argument, off the loads' dependency chain */
 		if (unlikely(!info))
 			return -EFAULT;
