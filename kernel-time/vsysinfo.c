@@ -67,7 +67,7 @@
  * snapshot off and on at run time; sysctl.kernel.vdso_sysinfo=0 on the
  * kernel command line is applied before the first user space process
  * runs, so before anything can have been published. While it is off the
- * snapshot is cleared (every field zero, not valid) and nothing is
+ * snapshot is cleared (its fields zero, not valid) and nothing is
  * published, so that the vDSO makes the sysinfo system call every time
  * and the page holds nothing to read: for administrators whose audit
  * rules or tools must see every sysinfo() call. Tasks behind a seccomp

@@ -22,7 +22,8 @@ struct vdso_timestamp;
  * @due:	The jiffies from which the next publication is queued
  * @published:	The jiffies of the last publication
  *
- * Written under the publisher's lock, @active last.
+ * Written under the publisher's lock; @active set last, with a release,
+ * when the publisher starts.
  */
 struct vdso_sysinfo_publisher {
 	bool		active;

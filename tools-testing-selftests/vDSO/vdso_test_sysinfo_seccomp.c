@@ -160,19 +160,26 @@ static int allow_check(void)
 	return 0;
 }
 
-static int allow_all_child(void)
+/* Install the filter of @len instructions at @filter */
+static void install_filter(struct sock_filter *filter, unsigned short len)
 {
-	struct sock_filter filter[] = {
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
 	struct sock_fprog prog = {
-		.len = ARRAY_SIZE(filter),
+		.len = len,
 		.filter = filter,
 	};
 
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
 	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
 		fatal("installing the seccomp filter failed, errno", errno);
+}
+
+static int allow_all_child(void)
+{
+	struct sock_filter filter[] = {
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+
+	install_filter(filter, ARRAY_SIZE(filter));
 	return allow_check();
 }
 
@@ -200,14 +207,8 @@ static void enter_native_only(void)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
-	struct sock_fprog prog = {
-		.len = ARRAY_SIZE(filter),
-		.filter = filter,
-	};
 
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
-		fatal("installing the seccomp filter failed, errno", errno);
+	install_filter(filter, ARRAY_SIZE(filter));
 }
 
 static int native_only_child(void)
